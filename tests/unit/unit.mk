@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+# Host unit tests: every tests/unit/test_*.c is one TAP program.  Tests
+# #include the module/core/*.c (or user-space) file they exercise, so the
+# exact code that goes into the .ko is what runs here, behind the shim in
+# tests/unit/shim/.
+UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
+UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
+UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+	-Itests/unit/shim -Itests/unit -Imodule/core -Iuserspace -Ibpf
+
+$(BUILD)/unit/%: tests/unit/%.c $(wildcard module/core/*.[ch]) $(wildcard userspace/*.[ch]) $(wildcard userspace/cli/*.[ch]) tests/unit/tap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(UNIT_CFLAGS) -o $@ $< -lm
+
+test-unit: $(UNIT_BINS)
+	@mkdir -p $(BUILD)/results
+	@pass=0; fail=0; \
+	for t in $(UNIT_BINS); do \
+		out=$$($$t 2>&1); rc=$$?; echo "$$out"; \
+		line=$$(echo "$$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$$' | tail -n1); \
+		if [ -z "$$line" ]; then echo "not ok - $$t crashed (rc=$$rc)"; fail=$$((fail+1)); continue; fi; \
+		p=$${line%% passed*}; f=$${line#*, }; f=$${f%% failed*}; \
+		[ $$rc -ne 0 ] && [ $$f -eq 0 ] && f=1; \
+		pass=$$((pass+p)); fail=$$((fail+f)); \
+	done; \
+	echo "$$pass passed, $$fail failed" | tee $(BUILD)/results/unit.summary; \
+	[ $$fail -eq 0 ]
