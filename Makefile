@@ -34,7 +34,7 @@ include userspace/btfgen.mk
 include tests/unit/unit.mk
 -include userspace/cli.mk
 -include bpf/bpf.mk
-include tests/vm/vm.mk
+-include tests/vm/vm.mk
 
 GEN_HDR := module/generated/kstruct_gen.h
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Host shim: lets module/core/*.c compile unchanged in user space for the
+ * Host shim: lets the module/core sources compile unchanged in user space for the
  * unit tests (the same trick as the kernel's tools/testing/vma).
  */
 #ifndef SHADOW_SHIM_LINUX_TYPES_H

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * btfgen: resolve the kernel structure fields listed in a manifest
+ * (module/kstruct.fields) against a kernel's BTF and write a C header of
+ * offsets, sizes and HAS_* feature macros for the sched_shadow module.
+ *
+ * The module never hard-codes an offset of a private scheduler structure:
+ * everything it reads comes from this header, generated from the BTF of the
+ * kernel it is built for (/sys/kernel/btf/vmlinux, or a vmlinux ELF / raw BTF
+ * file given with --btf).  A required field the BTF does not describe stops
+ * the build here, with a message naming the field.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <bpf/btf.h>
+
+#define SYSFS_BTF "/sys/kernel/btf/vmlinux"
+#define MAX_WORDS 8
+
+struct field_hit {
+	long long bit_off;
+	long long size;
+	int bitfield;
+};
+
+static const char *prog = "btfgen";
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* Find member @name in composite type @id, looking through anonymous members. */
+static int find_member(const struct btf *btf, __u32 id, const char *name,
+		       long long base_bits, struct field_hit *hit, __u32 *member_type)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, id));
+	const struct btf_member *m;
+	int i, n;
+
+	if (!t || !btf_is_composite(t))
+		return 0;
+	m = btf_members(t);
+	n = btf_vlen(t);
+	for (i = 0; i < n; i++, m++) {
+		const char *mname = btf__name_by_offset(btf, m->name_off);
+		long long off = base_bits + btf_member_bit_offset(t, i);
+
+		if (mname && *mname) {
+			if (strcmp(mname, name))
+				continue;
+			hit->bit_off = off;
+			hit->bitfield = btf_member_bitfield_size(t, i) != 0;
+			hit->size = btf__resolve_size(btf, m->type);
+			*member_type = m->type;
+			return 1;
+		}
+		/* anonymous struct/union: search inside */
+		if (find_member(btf, m->type, name, off, hit, member_type))
+			return 1;
+	}
+	return 0;
+}
+
+/* Resolve a dotted path ("avg.load_avg") inside struct @sid. */
+static int resolve_path(const struct btf *btf, __u32 sid, const char *path,
+			struct field_hit *hit)
+{
+	char buf[256], *save = NULL, *tok;
+	__u32 type = sid;
+	long long base = 0;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); tok; tok = strtok_r(NULL, ".", &save)) {
+		__u32 mtype;
+
+		if (!find_member(btf, type, tok, base, hit, &mtype))
+			return 0;
+		base = hit->bit_off;
+		type = mtype;
+	}
+	return 1;
+}
+
+static void macro_name(char *out, size_t len, const char *sname, const char *path)
+{
+	size_t o = snprintf(out, len, "%s__", sname);
+	const char *p;
+
+	for (p = path; *p && o + 2 < len; p++) {
+		if (*p == '.') {
+			out[o++] = '_';
+			out[o++] = '_';
+		} else {
+			out[o++] = *p;
+		}
+	}
+	out[o] = '\0';
+}
+
+/* The release a vmlinux ELF was built as: its "Linux version X " banner. */
+static int release_from_elf(const char *path, char *out, size_t len)
+{
+	static const char tag[] = "Linux version ";
+	FILE *f = fopen(path, "rb");
+	char *data;
+	long sz;
+	size_t got;
+	int found = 0;
+
+	if (!f)
+		return 0;
+	if (fseek(f, 0, SEEK_END) || (sz = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		return 0;
+	}
+	data = malloc(sz);
+	got = data ? fread(data, 1, sz, f) : 0;
+	fclose(f);
+	if (got >= 4 && !memcmp(data, "\177ELF", 4)) {
+		char *p = data, *end = data + got;
+
+		while ((p = memmem(p, end - p, tag, sizeof(tag) - 1))) {
+			char *r = p + sizeof(tag) - 1;
+			size_t n = 0;
+
+			/* a real banner: release, a space, then "(" */
+			while (r + n < end && n + 1 < len && (isalnum((unsigned char)r[n]) ||
+			       strchr(".-_+~", r[n])))
+				n++;
+			if (n && r + n + 1 < end && r[n] == ' ' && r[n + 1] == '(') {
+				memcpy(out, r, n);
+				out[n] = '\0';
+				found = 1;
+				break;
+			}
+			p = r;
+		}
+	}
+	free(data);
+	return found;
+}
+
+static void usage(int code)
+{
+	fprintf(code ? stderr : stdout,
+		"usage: %s --manifest FILE [--btf PATH] [--release REL] -o OUT.h\n"
+		"  --btf PATH      BTF source: raw BTF or vmlinux ELF (default %s)\n"
+		"  --release REL   kernel release the BTF describes (default: the\n"
+		"                  vmlinux banner, or uname -r for %s)\n",
+		prog, SYSFS_BTF, SYSFS_BTF);
+	exit(code);
+}
+
+int main(int argc, char **argv)
+{
+	const char *btf_path = SYSFS_BTF, *manifest = NULL, *outp = NULL, *release = NULL;
+	char relbuf[128], line[512];
+	struct btf *btf;
+	FILE *mf, *out;
+	int i, lineno = 0, nfields = 0, errors = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--btf") && i + 1 < argc)
+			btf_path = argv[++i];
+		else if (!strcmp(argv[i], "--manifest") && i + 1 < argc)
+			manifest = argv[++i];
+		else if (!strcmp(argv[i], "--release") && i + 1 < argc)
+			release = argv[++i];
+		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			outp = argv[++i];
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			usage(0);
+		else
+			usage(2);
+	}
+	if (!manifest || !outp)
+		usage(2);
+
+	btf = btf__parse(btf_path, NULL);
+	if (!btf)
+		die("cannot read BTF from %s: %s (the kernel needs CONFIG_DEBUG_INFO_BTF=y; "
+		    "pass BTF=path to a vmlinux with a .BTF section)", btf_path, strerror(errno));
+
+	if (!release) {
+		if (release_from_elf(btf_path, relbuf, sizeof(relbuf))) {
+			release = relbuf;
+		} else if (!strcmp(btf_path, SYSFS_BTF)) {
+			struct utsname u;
+
+			uname(&u);
+			snprintf(relbuf, sizeof(relbuf), "%s", u.release);
+			release = relbuf;
+		} else {
+			die("cannot tell which kernel release %s describes; pass --release "
+			    "(make BTF_RELEASE=...)", btf_path);
+		}
+	}
+
+	mf = fopen(manifest, "r");
+	if (!mf)
+		die("cannot open manifest %s: %s", manifest, strerror(errno));
+	out = fopen(outp, "w");
+	if (!out)
+		die("cannot write %s: %s", outp, strerror(errno));
+
+	fprintf(out, "/* SPDX-License-Identifier: GPL-2.0 */\n"
+		"/* Generated by userspace/btfgen from %s: do not edit. */\n"
+		"#ifndef SHADOW_KSTRUCT_GEN_H\n#define SHADOW_KSTRUCT_GEN_H\n\n"
+		"#define KS_BTF_SOURCE \"%s\"\n#define KS_BTF_RELEASE \"%s\"\n\n",
+		manifest, btf_path, release);
+
+	while (fgets(line, sizeof(line), mf)) {
+		char *w[MAX_WORDS], *save = NULL, *tok, *sname;
+		int nw = 0, optional = 0, pub = 0, sid, k, found = -1;
+		struct field_hit hit = { 0 };
+		char mname[160];
+
+		lineno++;
+		line[strcspn(line, "#\n")] = '\0';
+		for (tok = strtok_r(line, " \t", &save); tok && nw < MAX_WORDS;
+		     tok = strtok_r(NULL, " \t", &save))
+			w[nw++] = tok;
+		if (!nw)
+			continue;
+		if (nw < 2)
+			die("%s:%d: expected 'struct field [alternatives]'", manifest, lineno);
+		sname = w[0];
+		for (; *sname == '?' || *sname == '='; sname++) {
+			optional |= *sname == '?';
+			pub |= *sname == '=';
+		}
+		macro_name(mname, sizeof(mname), sname, w[1]);
+
+		sid = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
+		if (sid > 0) {
+			for (k = 1; k < nw; k++) {
+				if (resolve_path(btf, sid, w[k], &hit)) {
+					found = k;
+					break;
+				}
+			}
+		}
+		if (found < 0) {
+			if (optional) {
+				fprintf(out, "#define HAS_KS_%s 0\n\n", mname);
+				continue;
+			}
+			fprintf(stderr, "%s: BTF %s (%s) lacks %s %s", prog, btf_path, release,
+				sid > 0 ? "field" : "struct", sname);
+			if (sid > 0) {
+				fprintf(stderr, ".%s (tried:", w[1]);
+				for (k = 1; k < nw; k++)
+					fprintf(stderr, " %s", w[k]);
+				fprintf(stderr, ")");
+			}
+			fprintf(stderr, ", which sched_shadow needs (%s:%d)\n", manifest, lineno);
+			errors++;
+			continue;
+		}
+		if (hit.bitfield || hit.bit_off % 8)
+			die("%s.%s is a bitfield in %s: not supported", sname, w[found], btf_path);
+		fprintf(out, "/* %s %s.%s%s */\n#define HAS_KS_%s 1\n#define KS_%s_OFF %lld\n"
+			"#define KS_%s_SIZE %lld\n\n", pub ? "public" : "private", sname,
+			w[found], found > 1 ? " (renamed)" : "", mname, mname, hit.bit_off / 8,
+			mname, hit.size);
+		nfields++;
+	}
+	fclose(mf);
+	fprintf(out, "#define KS_NR_FIELDS %d\n\n#endif\n", nfields);
+	if (fclose(out))
+		die("cannot write %s: %s", outp, strerror(errno));
+	btf__free(btf);
+	if (errors) {
+		remove(outp);
+		die("%d required field(s) missing: this kernel is not supported", errors);
+	}
+	return 0;
+}
