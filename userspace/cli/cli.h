@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sched-shadow CLI: what every subcommand shares.
+ *
+ * main.c parses the global options, then dispatches to one
+ * `int cmd_X(int argc, char **argv)` per subcommand, argv[0] being the
+ * subcommand name (so getopt_long works unchanged; reset `optind = 0`
+ * before parsing, main.c may call several commands in one process in
+ * tests).  A subcommand returns the process exit status (CLI_EXIT_*).
+ *
+ * Output: every reporting subcommand takes --json (schema
+ * "sched_shadow/v1", see docs/cli.md) and --prom (Prometheus text
+ * exposition); the emitters below turn a parsed debugfs table into
+ * either, so `run` can reuse them for its report.
+ */
+#ifndef SCHED_SHADOW_CLI_H
+#define SCHED_SHADOW_CLI_H
+
+#include <stdio.h>
+#include <getopt.h>
+#include "cli/dbgfs.h"
+#include "cli/json.h"
+#include "cli/prom.h"
+
+#define CLI_NAME		"sched-shadow"
+#define CLI_VERSION		"0.1.0"
+#define CLI_JSON_SCHEMA		"sched_shadow/v1"
+#define CLI_DEFAULT_DEBUGFS	"/sys/kernel/debug/sched_shadow"
+#define CLI_DEBUGFS_ENV		"SCHED_SHADOW_DEBUGFS"
+
+/* Exit statuses shared by all subcommands (run passes CMD's through). */
+enum {
+	CLI_EXIT_OK		= 0,
+	CLI_EXIT_FAIL		= 1,	/* runtime error (I/O, parse, gnuplot failed) */
+	CLI_EXIT_NOMODULE	= 2,	/* module not loaded / debugfs not mounted */
+	CLI_EXIT_USAGE		= 64,	/* bad command line (sysexits EX_USAGE) */
+};
+
+enum cli_format {
+	CLI_FMT_TEXT = 0,
+	CLI_FMT_JSON,
+	CLI_FMT_PROM,
+};
+
+/* Global options, filled by main() before dispatch. */
+struct cli_global {
+	const char *prog;		/* argv[0] of the process */
+	const char *debugfs;		/* --debugfs DIR, $SCHED_SHADOW_DEBUGFS, or default */
+	int verbose;
+};
+extern struct cli_global cli;
+
+/* Subcommands; cmd_run and cmd_bench live in cmd_run.c / cmd_bench.c. */
+int cmd_status(int argc, char **argv);
+int cmd_cpus(int argc, char **argv);
+int cmd_groups(int argc, char **argv);
+int cmd_lb(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/*
+ * Options every subcommand may accept: put CLI_COMMON_LONGOPTS into the
+ * getopt_long table and hand unknown codes to cli_common_opt().
+ *   --debugfs DIR   override the debugfs directory
+ *   --json / --prom output format (reporting subcommands only; pass
+ *                   fmt == NULL to reject them)
+ */
+enum {
+	CLI_OPT_DEBUGFS = 0x1000,
+	CLI_OPT_JSON,
+	CLI_OPT_PROM,
+	CLI_OPT_HELP = 'h',
+};
+#define CLI_COMMON_LONGOPTS \
+	{ "debugfs", required_argument, NULL, CLI_OPT_DEBUGFS }, \
+	{ "json",    no_argument,       NULL, CLI_OPT_JSON }, \
+	{ "prom",    no_argument,       NULL, CLI_OPT_PROM }, \
+	{ "help",    no_argument,       NULL, CLI_OPT_HELP }
+
+/*
+ * Handle a common option code returned by getopt_long.  Returns 1 when
+ * handled, 0 when `c` is not a common option, -1 on a usage error
+ * (message already printed; return CLI_EXIT_USAGE).
+ */
+int cli_common_opt(const char *cmd, int c, const char *arg, enum cli_format *fmt);
+
+/* "status: unknown option ..." style message + hint, returns CLI_EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* One-line "sched-shadow CMD: ..." error on stderr. */
+void cli_err(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Strict number parsing for options: whole string, no junk, in range. */
+int cli_parse_interval(const char *s, double *out);	/* > 0 and <= 86400 seconds */
+int cli_parse_u64(const char *s, unsigned long long *out);
+int cli_parse_count(const char *s, long *out);		/* >= 1 */
+
+/*
+ * Load a debugfs file of the current root, reporting errors on stderr
+ * prefixed with `cmd`.  Returns CLI_EXIT_OK, CLI_EXIT_NOMODULE (root
+ * missing / debugfs not mounted / permission) or CLI_EXIT_FAIL.
+ */
+int cli_load(const char *cmd, const char *name, struct dbgfs_table *t);
+/* Check the module is there; prints the "not loaded" hint if not. */
+int cli_check_module(const char *cmd);
+
+/* Seconds from CLOCK_MONOTONIC. */
+double cli_now(void);
+
+/*
+ * Emitters shared with `run`.
+ *
+ * JSON: emit_table_json writes an array of row objects, one member per
+ * column; columns holding only numbers become JSON numbers, `-` becomes
+ * null, name-like columns (domain, idle, tracker, path, key, value)
+ * stay strings.  Call it after json_key() or inside an array.
+ * emit_info_json writes the info file as an object of strings.
+ *
+ * Prometheus: emit_<file>_prom write the families documented in
+ * docs/cli.md (sched_shadow_cpu_*, sched_shadow_group_*,
+ * sched_shadow_lb_*, sched_shadow_info).
+ */
+void emit_table_json(struct json_writer *w, const struct dbgfs_table *t);
+void emit_info_json(struct json_writer *w, const struct dbgfs_table *info);
+void emit_cpus_prom(struct prom_writer *p, const struct dbgfs_table *cpus);
+void emit_groups_prom(struct prom_writer *p, const struct dbgfs_table *groups);
+void emit_lb_prom(struct prom_writer *p, const struct dbgfs_table *lb);
+void emit_info_prom(struct prom_writer *p, const struct dbgfs_table *info);
+/* Begin the common JSON envelope {"schema":..., "command":..., ...; caller ends it. */
+void emit_json_header(struct json_writer *w, const char *command);
+/* Aligned text table with the units line (cpus/groups/lb know their units). */
+void emit_table_text(FILE *f, const struct dbgfs_table *t);
+
+#endif
