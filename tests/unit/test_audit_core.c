@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests for module/core/audit_core.c: synthetic sched domains
+ * (groups of CPU records) with known answers for the verdict, each
+ * tracker's pick and outcome, and the counters.
+ */
+/*
+ * The shim's linux/types.h has a slash-star inside its header comment
+ * (-Wcomment); tolerate it here until the shim is fixed.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wcomment"
+#include "audit_core.c"
+#pragma GCC diagnostic pop
+#include "tap.h"
+
+#include <string.h>
+
+/* A valid CPU with one running task and nothing waiting. */
+#define BUSY1(id, load) { .cpu = (id), .nr_running = 1, .h_nr_running = 1, \
+	.load_avg = (load), .shadow = 1024, .shadow_avg = (load), \
+	.weight = 1024, .capacity = 1024, .valid = true }
+/* A valid CPU with two runnable CFS tasks: one of them can move. */
+#define BUSY2(id, load) { .cpu = (id), .nr_running = 2, .h_nr_running = 2, \
+	.movable = 1, .load_avg = (load), .shadow = 2048, \
+	.shadow_avg = (load), .weight = 2048, .capacity = 1024, .valid = true }
+/* A valid idle CPU, possibly carrying blocked load. */
+#define IDLE(id, load) { .cpu = (id), .load_avg = (load), \
+	.shadow_avg = (load), .capacity = 1024, .valid = true }
+
+#define NG(a)	((int)(sizeof(a) / sizeof((a)[0])))
+
+static struct audit_result judge(const struct audit_group *g, int ng,
+				 const struct audit_cpu *c, int nc,
+				 int idle, int pick)
+{
+	struct audit_result r;
+
+	memset(&r, 0xa5, sizeof(r));	/* everything must be written */
+	audit_judge(g, ng, c, nc, idle, pick, &r);
+	return r;
+}
+
+static int all_picks(const struct audit_result *r, int pick)
+{
+	int t;
+
+	for (t = 0; t < AUDIT_NR_TRACKERS; t++)
+		if (r->pick[t] != pick)
+			return 0;
+	return 1;
+}
+
+/*
+ * The common 3-group domain: G0 local {0,1} with the idle destination,
+ * G1 {2,3}, G2 {4,5}.
+ */
+static const struct audit_group g3[] = {
+	{ .first = 0, .nr = 2, .local = true },
+	{ .first = 2, .nr = 2 },
+	{ .first = 4, .nr = 2 },
+};
+
+static void test_right(void)
+{
+	const struct audit_cpu c[] = {
+		IDLE(0, 0), BUSY1(1, 1024),
+		BUSY1(2, 1024), IDLE(3, 0),
+		BUSY2(4, 2048), IDLE(5, 0),
+	};
+	struct audit_result r = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, 2);
+	int t;
+
+	tap_ok(r.verdict == AUDIT_RIGHT && r.nonlocal_work && !r.flags,
+	       "right: kernel picks the group with a waiting task");
+	tap_ok(all_picks(&r, 2), "right: every tracker picks G2 too");
+	for (t = 0; t < AUDIT_NR_TRACKERS; t++)
+		if (r.outcome[t] != AUDIT_PICK_WORK || !r.agree[t])
+			break;
+	tap_ok(t == AUDIT_NR_TRACKERS, "right: all outcomes work, all agree");
+}
+
+static void test_wrong(void)
+{
+	const struct audit_cpu c[] = {
+		IDLE(0, 0), IDLE(1, 0),
+		BUSY1(2, 1024), BUSY1(3, 1024),
+		BUSY2(4, 2048), IDLE(5, 0),
+	};
+	struct audit_result r = judge(g3, 3, c, NG(c), AUDIT_CPU_NEWLY_IDLE, 1);
+
+	tap_ok(r.verdict == AUDIT_WRONG,
+	       "wrong: kernel picks G1 (busy, nothing waiting) over G2");
+	/* Equal sums 2048/2048: ties go to G1 for the load trackers. */
+	tap_ok(r.pick[AUDIT_TRK_KERNEL] == 1 &&
+	       r.outcome[AUDIT_TRK_KERNEL] == AUDIT_PICK_IDLE_WRONG &&
+	       r.agree[AUDIT_TRK_KERNEL],
+	       "wrong: kernel tracker ties to G1, idle-wrong, agrees");
+	tap_ok(r.pick[AUDIT_TRK_NR] == 1 &&
+	       r.outcome[AUDIT_TRK_NR] == AUDIT_PICK_IDLE_WRONG,
+	       "wrong: nr tracker 2 vs 2 tasks also ties to G1");
+}
+
+static void test_missed(void)
+{
+	const struct audit_cpu c[] = {
+		IDLE(0, 0), IDLE(1, 0),
+		IDLE(2, 0), IDLE(3, 0),
+		BUSY2(4, 2048), IDLE(5, 0),
+	};
+	struct audit_result r = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, -1);
+
+	tap_ok(r.verdict == AUDIT_MISSED && r.kernel_pick == -1 && !r.flags,
+	       "missed: NULL returned while G2 has a waiting task");
+	tap_ok(all_picks(&r, 2) && !r.agree[AUDIT_TRK_SHADOW] &&
+	       r.outcome[AUDIT_TRK_SHADOW] == AUDIT_PICK_WORK,
+	       "missed: trackers pick G2 and disagree with NULL");
+}
+
+static void test_none(void)
+{
+	const struct audit_cpu c[] = {
+		IDLE(0, 0), BUSY2(1, 2048),	/* local work does not count */
+		BUSY1(2, 1024), IDLE(3, 300),
+		IDLE(4, 0), IDLE(5, 0),
+	};
+	struct audit_result r1 = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, 1);
+	struct audit_result r2 = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, -1);
+
+	tap_ok(r1.verdict == AUDIT_NONE && r2.verdict == AUDIT_NONE &&
+	       !r1.nonlocal_work,
+	       "none: no non-local work, whether G1 or NULL was picked");
+	tap_ok(r1.pick[AUDIT_TRK_KERNEL] == 1 &&
+	       r1.outcome[AUDIT_TRK_KERNEL] == AUDIT_PICK_NOWORK_NONE &&
+	       r1.agree[AUDIT_TRK_KERNEL] && !r2.agree[AUDIT_TRK_KERNEL],
+	       "none: kernel tracker picks G1 with outcome none");
+}
+
+static void test_busy(void)
+{
+	const struct audit_cpu c[] = {
+		BUSY1(0, 1024), IDLE(1, 0),
+		IDLE(2, 0), IDLE(3, 0),
+		BUSY2(4, 2048), IDLE(5, 0),
+	};
+	struct audit_result r = judge(g3, 3, c, NG(c), AUDIT_CPU_NOT_IDLE, 1);
+	struct audit_counters cnt;
+	int i, v, sum = 0;
+
+	memset(&cnt, 0, sizeof(cnt));
+	audit_account(&cnt, &r);
+	for (i = 0; i < AUDIT_NR_IDLE_TYPES; i++)
+		for (v = 0; v < AUDIT_NR_VERDICTS; v++)
+			sum += cnt.verdict[i][v];
+	tap_ok(r.verdict == AUDIT_BUSY && r.pick[AUDIT_TRK_SHADOW] == 2,
+	       "busy: verdict busy, tracker picks still computed");
+	tap_ok(cnt.verdict[AUDIT_CPU_NOT_IDLE][AUDIT_BUSY] == 1 && sum == 1 &&
+	       cnt.tracker[AUDIT_TRK_SHADOW].judged == 0,
+	       "busy: counted apart, no verdict or tracker counts");
+}
+
+static void test_ties(void)
+{
+	const struct audit_group g[] = {
+		{ .first = 0, .nr = 1, .local = true },
+		{ .first = 1, .nr = 1 },
+		{ .first = 2, .nr = 1 },
+		{ .first = 3, .nr = 1 },
+	};
+	const struct audit_cpu c[] = {
+		IDLE(0, 0), BUSY1(1, 1024), BUSY1(2, 1024), BUSY1(3, 1024),
+	};
+	const struct audit_cpu z[] = {
+		IDLE(0, 0), IDLE(1, 0), IDLE(2, 0), IDLE(3, 0),
+	};
+	struct audit_result r = judge(g, 4, c, NG(c), AUDIT_CPU_IDLE, 3);
+	struct audit_result rz = judge(g, 4, z, NG(z), AUDIT_CPU_IDLE, -1);
+
+	tap_ok(all_picks(&r, 1) && !r.agree[AUDIT_TRK_KERNEL],
+	       "ties: equal metrics in G1..G3, every tracker picks G1");
+	tap_ok(all_picks(&rz, -1) && rz.agree[AUDIT_TRK_NR] &&
+	       rz.outcome[AUDIT_TRK_KERNEL] == AUDIT_NO_PICK &&
+	       rz.verdict == AUDIT_NONE,
+	       "ties: all metric sums 0, no tracker picks, agrees with NULL");
+}
+
+static void test_empty_group(void)
+{
+	/* G1 lost all its CPUs to env->cpus; it still sits first in line. */
+	const struct audit_group g[] = {
+		{ .first = 0, .nr = 1, .local = true },
+		{ .first = 1, .nr = 0 },
+		{ .first = 1, .nr = 1 },
+	};
+	const struct audit_cpu c[] = { IDLE(0, 0), BUSY2(1, 2048) };
+	const struct audit_cpu q[] = { IDLE(0, 0), BUSY1(1, 1024) };
+	struct audit_result r = judge(g, 3, c, NG(c), AUDIT_CPU_IDLE, 1);
+	struct audit_result rq = judge(g, 3, q, NG(q), AUDIT_CPU_IDLE, 1);
+
+	tap_ok(all_picks(&r, 2) && r.verdict == AUDIT_WRONG && !r.flags,
+	       "empty group: never picked; kernel picking it is wrong");
+	tap_ok(rq.verdict == AUDIT_NONE && all_picks(&rq, 2),
+	       "empty group: has no work (none when nobody else has)");
+}
+
+static void test_capacity(void)
+{
+	/* G1: two half-capacity CPUs; G2: one full CPU. */
+	const struct audit_group g[] = {
+		{ .first = 0, .nr = 1, .local = true },
+		{ .first = 1, .nr = 2 },
+		{ .first = 3, .nr = 1 },
+	};
+	struct audit_cpu c[] = {
+		IDLE(0, 0),
+		BUSY1(1, 600), BUSY1(2, 600),
+		BUSY2(3, 1000),
+	};
+	struct audit_result r;
+
+	c[1].capacity = c[2].capacity = 512;
+	c[1].shadow = c[2].shadow = 600;
+	c[3].shadow = 1000;
+	r = judge(g, 3, c, NG(c), AUDIT_CPU_IDLE, 1);
+	/* 1200/1024 > 1000/1024: G1 by load, raw sums agree. */
+	tap_ok(r.pick[AUDIT_TRK_KERNEL] == 1 && r.pick[AUDIT_TRK_SHADOW] == 1,
+	       "capacity: 1200/1024 beats 1000/1024");
+	/* Now G1 has 900 on 2x512 (< 1.0), G2 1000 on 1024 (< 1.0). */
+	c[1].load_avg = c[2].load_avg = 450;
+	c[1].shadow = c[2].shadow = 450;
+	r = judge(g, 3, c, NG(c), AUDIT_CPU_IDLE, 1);
+	tap_ok(r.pick[AUDIT_TRK_KERNEL] == 2 && r.pick[AUDIT_TRK_SHADOW] == 2 &&
+	       r.verdict == AUDIT_WRONG,
+	       "capacity: 900/1024 loses to 1000/1024");
+	c[1].capacity = c[2].capacity = 256;
+	c[1].load_avg = c[2].load_avg = 300;
+	r = judge(g, 3, c, NG(c), AUDIT_CPU_IDLE, 1);
+	/* 600/512 > 1000/1024 though 600 < 1000: normalization flips it. */
+	tap_ok(r.pick[AUDIT_TRK_KERNEL] == 1,
+	       "capacity: 600 on 2x256 beats 1000 on 1024");
+	/* nr: 2 tasks / 512 beats 2 tasks / 1024. */
+	tap_ok(r.pick[AUDIT_TRK_NR] == 1 && r.pick[AUDIT_TRK_WEIGHT] == 1,
+	       "capacity: nr and weight normalized by capacity as well");
+}
+
+static void test_rt_preempted(void)
+{
+	/*
+	 * G1: CPU2 runs an RT task that preempted a CFS task (nr_running 2,
+	 * h_nr_running 1, movable 1), low CFS load because it is not running.
+	 * G2: CPU4 one busy CFS task with higher load, nothing to give.
+	 */
+	struct audit_cpu c[] = {
+		IDLE(0, 0), IDLE(1, 0),
+		BUSY1(2, 300), IDLE(3, 0),
+		BUSY1(4, 1024), IDLE(5, 0),
+	};
+	struct audit_result r;
+
+	c[2].nr_running = 2;
+	c[2].movable = 1;
+	c[2].shadow = 300;
+	c[2].weight = 1024;
+	r = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, 2);
+	tap_ok(r.verdict == AUDIT_WRONG && r.nonlocal_work,
+	       "rt-preempted: CFS task behind RT is work; kernel's G2 wrong");
+	tap_ok(r.pick[AUDIT_TRK_KERNEL] == 2 &&
+	       r.outcome[AUDIT_TRK_KERNEL] == AUDIT_PICK_IDLE_WRONG,
+	       "rt-preempted: kernel tracker follows load to G2");
+	/* h_nr_running 1 vs 1 ties: nr goes to G1, which has the work. */
+	tap_ok(r.pick[AUDIT_TRK_NR] == 1 &&
+	       r.outcome[AUDIT_TRK_NR] == AUDIT_PICK_WORK &&
+	       !r.agree[AUDIT_TRK_NR],
+	       "rt-preempted: nr tracker picks G1 and disagrees");
+	/* A light CFS task on CPU5: nr (h_nr_running) now favours G2. */
+	c[5] = (struct audit_cpu)BUSY1(5, 50);
+	r = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, 2);
+	tap_ok(r.pick[AUDIT_TRK_NR] == 2 &&
+	       r.outcome[AUDIT_TRK_NR] == AUDIT_PICK_IDLE_WRONG &&
+	       r.verdict == AUDIT_WRONG,
+	       "rt-preempted: nr counts CFS tasks only, blind to the RT case");
+}
+
+static void test_invalid_cpu(void)
+{
+	/* G2's CPU4 has stale-looking numbers but no published state. */
+	struct audit_cpu c[] = {
+		IDLE(0, 0), IDLE(1, 0),
+		BUSY1(2, 1024), IDLE(3, 0),
+		BUSY2(4, 5000), IDLE(5, 0),
+	};
+	struct audit_result r;
+
+	c[4].valid = false;
+	r = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, 2);
+	tap_ok(all_picks(&r, 1),
+	       "invalid cpu: its metrics read as 0, trackers pick G1");
+	tap_ok(r.verdict == AUDIT_NONE && !r.nonlocal_work,
+	       "invalid cpu: its movable count is not work");
+	/*
+	 * Capacity still counts: G1 = 100 on 2048 beats G2 = 60 on 2048;
+	 * had CPU4's capacity been dropped, 60 on 1024 would win.
+	 */
+	c[2].load_avg = 100;
+	c[5].load_avg = 60;
+	c[5].movable = 1;
+	r = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, 2);
+	tap_ok(r.pick[AUDIT_TRK_KERNEL] == 1 && r.verdict == AUDIT_RIGHT,
+	       "invalid cpu: capacity of an invalid CPU still counts");
+}
+
+static void test_bad_pick(void)
+{
+	const struct audit_cpu c[] = {
+		IDLE(0, 0), IDLE(1, 0),
+		BUSY1(2, 1024), IDLE(3, 0),
+		BUSY2(4, 2048), IDLE(5, 0),
+	};
+	struct audit_result r = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, 3);
+	struct audit_result rn = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, -7);
+	struct audit_result ri = judge(g3, 3, c, NG(c), 5, 2);
+	struct audit_counters cnt;
+
+	memset(&cnt, 0, sizeof(cnt));
+	audit_account(&cnt, &r);
+	audit_account(&cnt, &rn);
+	audit_account(&cnt, &ri);
+	tap_ok(r.kernel_pick == -1 && (r.flags & AUDIT_F_BAD_PICK) &&
+	       r.verdict == AUDIT_MISSED && rn.kernel_pick == -1 &&
+	       (rn.flags & AUDIT_F_BAD_PICK),
+	       "bad pick: 3 and -7 judged as -1 and flagged");
+	tap_ok((ri.flags & AUDIT_F_BAD_IDLE) && ri.verdict == AUDIT_BUSY,
+	       "bad idle type: judged as busy and flagged");
+	tap_ok(cnt.bad == 3 && cnt.verdict[AUDIT_CPU_IDLE][AUDIT_MISSED] == 0 &&
+	       cnt.tracker[AUDIT_TRK_KERNEL].judged == 0,
+	       "bad input: only the bad counter moves");
+}
+
+static void test_bad_group(void)
+{
+	const struct audit_group g[] = {
+		{ .first = 0, .nr = 1, .local = true },
+		{ .first = 1, .nr = 5 },	/* runs past the array */
+		{ .first = -1, .nr = 2 },
+		{ .first = 9, .nr = 1 },
+	};
+	const struct audit_cpu c[] = { IDLE(0, 0), BUSY2(1, 2048) };
+	struct audit_result r = judge(g, 4, c, NG(c), AUDIT_CPU_IDLE, 2);
+
+	/* ASan would catch a read past c[]. */
+	tap_ok((r.flags & AUDIT_F_BAD_GROUP) && all_picks(&r, 1) &&
+	       r.verdict == AUDIT_WRONG,
+	       "bad group range: clipped to the CPU array and flagged");
+}
+
+static void test_picked_local(void)
+{
+	const struct audit_cpu c[] = {
+		IDLE(0, 0), BUSY2(1, 2048),
+		IDLE(2, 0), IDLE(3, 0),
+		BUSY2(4, 2048), IDLE(5, 0),
+	};
+	const struct audit_cpu n[] = {
+		IDLE(0, 0), BUSY2(1, 2048),
+		IDLE(2, 0), IDLE(3, 0),
+		IDLE(4, 0), IDLE(5, 0),
+	};
+	struct audit_result r = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, 0);
+	struct audit_result rn = judge(g3, 3, n, NG(n), AUDIT_CPU_IDLE, 0);
+	struct audit_counters cnt;
+
+	memset(&cnt, 0, sizeof(cnt));
+	audit_account(&cnt, &r);
+	tap_ok(r.verdict == AUDIT_RIGHT && (r.flags & AUDIT_F_PICKED_LOCAL) &&
+	       !r.agree[AUDIT_TRK_SHADOW] && cnt.picked_local == 1 &&
+	       cnt.bad == 0,
+	       "picked local: judged by the same rules, flagged, not bad");
+	tap_ok(rn.verdict == AUDIT_NONE,
+	       "picked local: none when no non-local group has work");
+}
+
+static void test_accumulate(void)
+{
+	const struct audit_cpu c[] = {
+		IDLE(0, 0), IDLE(1, 0),
+		BUSY1(2, 1024), IDLE(3, 1024),	/* blocked load */
+		BUSY2(4, 2048), IDLE(5, 0),
+	};
+	static const struct { int idle, pick; } calls[] = {
+		{ AUDIT_CPU_IDLE, 2 },		/* right */
+		{ AUDIT_CPU_IDLE, 1 },		/* wrong */
+		{ AUDIT_CPU_IDLE, -1 },		/* missed */
+		{ AUDIT_CPU_NEWLY_IDLE, 2 },	/* right */
+		{ AUDIT_CPU_NEWLY_IDLE, 2 },	/* right */
+		{ AUDIT_CPU_NEWLY_IDLE, 1 },	/* wrong */
+		{ AUDIT_CPU_NOT_IDLE, 1 },	/* busy */
+		{ AUDIT_CPU_NOT_IDLE, 2 },	/* busy */
+	};
+	struct audit_counters a, b, sum;
+	struct audit_result r;
+	int i, t, ok = 1;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&sum, 0, sizeof(sum));
+	for (i = 0; i < NG(calls); i++) {
+		r = judge(g3, 3, c, NG(c), calls[i].idle, calls[i].pick);
+		audit_account(i & 1 ? &b : &a, &r);
+	}
+	/* One call with no work anywhere. */
+	{
+		const struct audit_cpu z[] = {
+			IDLE(0, 0), IDLE(1, 0), IDLE(2, 0),
+			IDLE(3, 0), IDLE(4, 0), IDLE(5, 0),
+		};
+		r = judge(g3, 3, z, NG(z), AUDIT_CPU_IDLE, -1);
+		audit_account(&a, &r);
+	}
+	b.bad = 2;
+	b.picked_local = 1;
+	audit_counters_add(&sum, &a);
+	audit_counters_add(&sum, &b);
+
+	tap_ok(sum.verdict[AUDIT_CPU_IDLE][AUDIT_RIGHT] == 1 &&
+	       sum.verdict[AUDIT_CPU_IDLE][AUDIT_WRONG] == 1 &&
+	       sum.verdict[AUDIT_CPU_IDLE][AUDIT_MISSED] == 1 &&
+	       sum.verdict[AUDIT_CPU_IDLE][AUDIT_NONE] == 1 &&
+	       sum.verdict[AUDIT_CPU_NEWLY_IDLE][AUDIT_RIGHT] == 2 &&
+	       sum.verdict[AUDIT_CPU_NEWLY_IDLE][AUDIT_WRONG] == 1 &&
+	       sum.verdict[AUDIT_CPU_NOT_IDLE][AUDIT_BUSY] == 2,
+	       "accumulate: verdict counts per idle type, summed over CPUs");
+	for (t = 0; t < AUDIT_NR_TRACKERS; t++) {
+		const struct audit_tracker_counters *tc = &sum.tracker[t];
+
+		if (tc->judged != 7 ||
+		    tc->judged != tc->pick_work + tc->pick_wrong +
+				  tc->pick_none + tc->no_pick)
+			ok = 0;
+	}
+	tap_ok(ok, "accumulate: judged = 7 = work + wrong + none + nopick");
+	/* shadow picks G2 in all 6 calls with work, nothing in the last. */
+	tap_ok(sum.tracker[AUDIT_TRK_SHADOW].pick_work == 6 &&
+	       sum.tracker[AUDIT_TRK_SHADOW].no_pick == 1 &&
+	       sum.tracker[AUDIT_TRK_SHADOW].agree == 4,
+	       "accumulate: shadow 6 work, 1 nopick, agrees 4 of 7");
+	/* kernel ties G1/G2 at 2048 -> G1: wrong 6 times, agrees twice + NULL. */
+	tap_ok(sum.tracker[AUDIT_TRK_KERNEL].pick_wrong == 6 &&
+	       sum.tracker[AUDIT_TRK_KERNEL].agree == 3,
+	       "accumulate: kernel tracker 6 wrong, agrees 3 of 7");
+	ok = 1;
+	for (i = 0; i < AUDIT_NR_IDLE_TYPES; i++) {
+		u64 judged = 0;
+
+		for (t = 0; t < AUDIT_BUSY; t++)
+			judged += sum.verdict[i][t];
+		if (i == AUDIT_CPU_NOT_IDLE ? judged != 0 :
+		    sum.verdict[i][AUDIT_BUSY] != 0)
+			ok = 0;
+	}
+	tap_ok(ok && sum.bad == 2 && sum.picked_local == 1,
+	       "accumulate: busy only in its row; bad, picked_local added");
+}
+
+static void test_large(void)
+{
+	const u64 big = 1ULL << 40;
+	const struct audit_group g[] = {
+		{ .first = 0, .nr = 1, .local = true },
+		{ .first = 1, .nr = 1 },
+		{ .first = 2, .nr = 1 },
+		{ .first = 3, .nr = 3 },
+	};
+	struct audit_cpu c[6] = { IDLE(0, 0) };
+	struct audit_result r;
+	int i;
+
+	for (i = 1; i < 6; i++)
+		c[i] = (struct audit_cpu)IDLE(i, 0);
+	/*
+	 * One CPU standing for a 1024-CPU group's sum (2^50): G1 = 2^50 on
+	 * capacity 2^20, G2 = 2^50 on 2^20 - 1, so G2's ratio is higher.
+	 * The cross products (2^70 and 2^70 - 2^50) wrap to 0 and
+	 * 2^64 - 2^50 in 64 bits, which would keep G1.
+	 */
+	c[1].shadow = big << 10;
+	c[1].capacity = 1ULL << 20;
+	c[2].shadow = big << 10;
+	c[2].capacity = (1ULL << 20) - 1;
+	c[2].movable = 1;
+	r = judge(g, 4, c, 6, AUDIT_CPU_IDLE, 2);
+	tap_ok(r.pick[AUDIT_TRK_SHADOW] == 2 &&
+	       r.outcome[AUDIT_TRK_SHADOW] == AUDIT_PICK_WORK,
+	       "large: 2^50 sums on 2^20 capacity compared exactly");
+	/*
+	 * G3: two CPUs of 2^63 on capacity 3.  Saturated, the sum is
+	 * U64_MAX (ratio ~2^62.4) and beats G1's 2^62 on 1; wrapped, it
+	 * would be 0 and G3 would not even be a candidate.
+	 */
+	c[3].shadow = c[4].shadow = 1ULL << 63;
+	c[3].capacity = c[4].capacity = c[5].capacity = 1;
+	c[1].shadow = 1ULL << 62;
+	c[1].capacity = 1;
+	r = judge(g, 4, c, 6, AUDIT_CPU_IDLE, 2);
+	tap_ok(r.pick[AUDIT_TRK_SHADOW] == 3,
+	       "large: metric sums saturate instead of wrapping to 0");
+}
+
+static void test_mul_128(void)
+{
+	static const struct { u64 a, b, hi, lo; } v[] = {
+		{ ~0ULL, ~0ULL, ~0ULL - 1, 1 },
+		{ (1ULL << 32) + 1, (1ULL << 32) + 1, 1, (1ULL << 33) + 1 },
+		{ 0xdeadbeefcafebabeULL, 0x123456789abcdef0ULL,
+		  0x0fd5bdeeeb2a01d7ULL, 0xeb689f4ea447d620ULL },
+		{ 0xffffffff00000001ULL, 0x00000001ffffffffULL,
+		  0x1fffffffdULL, 0x2ffffffffULL },
+		{ 0, ~0ULL, 0, 0 },
+	};
+	int i, ok = 1;
+
+	for (i = 0; i < NG(v); i++) {
+		u64 hi, lo;
+
+		audit_mul_128(v[i].a, v[i].b, &hi, &lo);
+		if (hi != v[i].hi || lo != v[i].lo) {
+			tap_diag("mul %d: %llx:%llx", i, (unsigned long long)hi,
+				 (unsigned long long)lo);
+			ok = 0;
+		}
+	}
+	/* Equal fractions are not greater in either direction. */
+	ok &= !audit_ratio_gt(3, 6, 1, 2) && !audit_ratio_gt(1, 2, 3, 6);
+	ok &= audit_ratio_gt(~0ULL, ~0ULL - 1, ~0ULL - 1, ~0ULL - 2) == 0;
+	tap_ok(ok, "mul_128: known 128-bit products, exact fraction order");
+}
+
+static void test_tejun(void)
+{
+	/*
+	 * Tejun's schbench case (reference 000, dbg_odd_cnt): G1's root
+	 * load_avg is inflated by blocked load of a nested cgroup whose
+	 * tasks sleep; one task runs on CPU2 and nothing waits.  G2 has
+	 * two runnable schbench threads on CPU4, but their cgroup's share
+	 * propagates little load_avg to the root.
+	 */
+	struct audit_cpu c[] = {
+		IDLE(0, 0), IDLE(1, 0),
+		BUSY1(2, 1900), IDLE(3, 700),
+		BUSY2(4, 1100), IDLE(5, 0),
+	};
+	struct audit_result r;
+
+	c[2].shadow_avg = 1900 + 600;	/* shadow_avg keeps blocked load */
+	c[3].shadow_avg = 700;
+	c[4].shadow = 1800;		/* two runnable tasks */
+	c[4].shadow_avg = 1900;
+	c[2].weight = 1024;		/* cgroup shares: same weight */
+	c[4].weight = 1024;
+	r = judge(g3, 3, c, NG(c), AUDIT_CPU_NEWLY_IDLE, 1);
+	tap_ok(r.verdict == AUDIT_WRONG,
+	       "tejun: kernel picks the blocked-load group: wrong");
+	tap_ok(r.pick[AUDIT_TRK_KERNEL] == 1 && r.agree[AUDIT_TRK_KERNEL] &&
+	       r.outcome[AUDIT_TRK_KERNEL] == AUDIT_PICK_IDLE_WRONG,
+	       "tejun: kernel tracker reproduces the wrong pick (2600 > 1100)");
+	tap_ok(r.pick[AUDIT_TRK_SHADOW] == 2 && !r.agree[AUDIT_TRK_SHADOW] &&
+	       r.outcome[AUDIT_TRK_SHADOW] == AUDIT_PICK_WORK,
+	       "tejun: shadow tracker picks the group with two runnable tasks");
+	tap_ok(r.pick[AUDIT_TRK_SHADOW_AVG] == 1 &&
+	       r.outcome[AUDIT_TRK_SHADOW_AVG] == AUDIT_PICK_IDLE_WRONG,
+	       "tejun: shadow_avg, counting blocked load, is wrong like kernel");
+	tap_ok(r.pick[AUDIT_TRK_WEIGHT] == 1 && r.pick[AUDIT_TRK_NR] == 2,
+	       "tejun: weight ties to G1, nr picks G2");
+}
+
+static void test_names(void)
+{
+	int i, ok = 1;
+
+	for (i = 0; i < AUDIT_NR_VERDICTS; i++)
+		ok &= audit_verdict_name[i] != NULL;
+	for (i = 0; i < AUDIT_NR_TRACKERS; i++)
+		ok &= audit_tracker_name[i] != NULL;
+	for (i = 0; i < AUDIT_NR_OUTCOMES; i++)
+		ok &= audit_outcome_name[i] != NULL;
+	tap_ok(ok && !strcmp(audit_idle_name[AUDIT_CPU_IDLE], "idle") &&
+	       !strcmp(audit_idle_name[AUDIT_CPU_NOT_IDLE], "busy") &&
+	       !strcmp(audit_idle_name[AUDIT_CPU_NEWLY_IDLE], "newidle") &&
+	       !strcmp(audit_tracker_name[AUDIT_TRK_SHADOW_AVG], "shadow_avg") &&
+	       !strcmp(audit_verdict_name[AUDIT_MISSED], "missed"),
+	       "names: every table entry set, idle names match the kernel order");
+}
+
+int main(void)
+{
+	tap_begin("audit_core");
+	test_right();
+	test_wrong();
+	test_missed();
+	test_none();
+	test_busy();
+	test_ties();
+	test_empty_group();
+	test_capacity();
+	test_rt_preempted();
+	test_invalid_cpu();
+	test_bad_pick();
+	test_bad_group();
+	test_picked_local();
+	test_accumulate();
+	test_large();
+	test_mul_128();
+	test_tejun();
+	test_names();
+	return tap_end();
+}
