@@ -34,7 +34,7 @@ enum audit_verdict {
 	AUDIT_NR_VERDICTS
 };
 
-/* Alternative trackers; each picks the group with the highest metric/capacity. */
+/* Alternative trackers: each picks the highest sum(metric) / sum(capacity). */
 enum audit_tracker {
 	AUDIT_TRK_KERNEL,	/* load_avg */
 	AUDIT_TRK_SHADOW,	/* shadow */
@@ -47,17 +47,17 @@ enum audit_tracker {
 /* What a tracker's pick would have achieved. */
 enum audit_outcome {
 	AUDIT_PICK_WORK,	/* picked group has work to give */
-	AUDIT_PICK_IDLE_WRONG,	/* no work there, another non-local group has */
+	AUDIT_PICK_IDLE_WRONG,	/* no work there, another non-local has */
 	AUDIT_PICK_NOWORK_NONE,	/* no work there, and no group has any */
 	AUDIT_NO_PICK,		/* every candidate's metric was 0 */
 	AUDIT_NR_OUTCOMES
 };
 
 /* audit_result.flags */
-#define AUDIT_F_BAD_PICK	0x1u	/* kernel_pick out of range, used -1 */
-#define AUDIT_F_BAD_IDLE	0x2u	/* unknown idle type, judged as busy */
-#define AUDIT_F_BAD_GROUP	0x4u	/* a group's CPU range was clipped */
-#define AUDIT_F_PICKED_LOCAL	0x8u	/* the kernel picked the local group */
+#define AUDIT_F_BAD_PICK	0x1u	/* kernel_pick out of range: -1 */
+#define AUDIT_F_BAD_IDLE	0x2u	/* unknown idle type: busy */
+#define AUDIT_F_BAD_GROUP	0x4u	/* a group's CPU range clipped */
+#define AUDIT_F_PICKED_LOCAL	0x8u	/* kernel picked local group */
 #define AUDIT_F_BAD_MASK	(AUDIT_F_BAD_PICK | AUDIT_F_BAD_IDLE | \
 				 AUDIT_F_BAD_GROUP)
 

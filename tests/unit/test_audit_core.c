@@ -120,7 +120,7 @@ static void test_missed(void)
 static void test_none(void)
 {
 	const struct audit_cpu c[] = {
-		IDLE(0, 0), BUSY2(1, 2048),	/* local work does not count */
+		IDLE(0, 0), BUSY2(1, 2048),	/* local work: not counted */
 		BUSY1(2, 1024), IDLE(3, 300),
 		IDLE(4, 0), IDLE(5, 0),
 	};
@@ -443,7 +443,7 @@ static void test_accumulate(void)
 	       sum.tracker[AUDIT_TRK_SHADOW].no_pick == 1 &&
 	       sum.tracker[AUDIT_TRK_SHADOW].agree == 4,
 	       "accumulate: shadow 6 work, 1 nopick, agrees 4 of 7");
-	/* kernel ties G1/G2 at 2048 -> G1: wrong 6 times, agrees twice + NULL. */
+	/* kernel ties G1/G2 at 2048 -> G1: 6 wrong, agrees 2 + the NULL. */
 	tap_ok(sum.tracker[AUDIT_TRK_KERNEL].pick_wrong == 6 &&
 	       sum.tracker[AUDIT_TRK_KERNEL].agree == 3,
 	       "accumulate: kernel tracker 6 wrong, agrees 3 of 7");
@@ -567,7 +567,7 @@ static void test_tejun(void)
 	       "tejun: shadow tracker picks the group with two runnable tasks");
 	tap_ok(r.pick[AUDIT_TRK_SHADOW_AVG] == 1 &&
 	       r.outcome[AUDIT_TRK_SHADOW_AVG] == AUDIT_PICK_IDLE_WRONG,
-	       "tejun: shadow_avg, counting blocked load, is wrong like kernel");
+	       "tejun: shadow_avg (with blocked load) is wrong like kernel");
 	tap_ok(r.pick[AUDIT_TRK_WEIGHT] == 1 && r.pick[AUDIT_TRK_NR] == 2,
 	       "tejun: weight ties to G1, nr picks G2");
 }
@@ -585,9 +585,10 @@ static void test_names(void)
 	tap_ok(ok && !strcmp(audit_idle_name[AUDIT_CPU_IDLE], "idle") &&
 	       !strcmp(audit_idle_name[AUDIT_CPU_NOT_IDLE], "busy") &&
 	       !strcmp(audit_idle_name[AUDIT_CPU_NEWLY_IDLE], "newidle") &&
-	       !strcmp(audit_tracker_name[AUDIT_TRK_SHADOW_AVG], "shadow_avg") &&
+	       !strcmp(audit_tracker_name[AUDIT_TRK_SHADOW_AVG],
+		       "shadow_avg") &&
 	       !strcmp(audit_verdict_name[AUDIT_MISSED], "missed"),
-	       "names: every table entry set, idle names match the kernel order");
+	       "names: every entry set, idle names in the kernel's order");
 }
 
 int main(void)
