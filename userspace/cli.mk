@@ -19,6 +19,8 @@ CLI_STATIC_LDLIBS = $(CLI_EXTRA_LDLIBS) \
 	$(or $(shell pkg-config --static --libs libbpf 2>/dev/null),-lbpf -lelf -lz) \
 	$(if $(wildcard /usr/lib/*/libzstd.a),-lzstd) -lm -lpthread
 
+CLI_BIN     = $(BUILD)/sched-shadow
+
 tools: $(BUILD)/sched-shadow
 VM_EXTRA_TARGETS += $(BUILD)/sched-shadow-static
 VM_EXTRA_FILES   += $(BUILD)/sched-shadow-static:/bin/sched-shadow

@@ -26,12 +26,7 @@ struct cli_global cli;
 #pragma weak cmd_run
 #pragma weak cmd_bench
 /* TEMPORARY until this engineer commits them */
-#pragma weak cmd_status
-#pragma weak cmd_cpus
-#pragma weak cmd_groups
-#pragma weak cmd_lb
 #pragma weak cmd_watch
-#pragma weak cmd_reset
 #pragma weak cmd_record
 #pragma weak cmd_plot
 

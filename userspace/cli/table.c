@@ -126,20 +126,31 @@ void table_print(const struct table *tb, FILE *f)
 			   (tb->align[c] == TABLE_AUTO && numeric);
 	}
 	for (int r = 0; r <= tb->nrows; r++) {
+		char *line = NULL;
+		size_t len = 0;
+		FILE *lf = open_memstream(&line, &len);
+
+		if (!lf)
+			break;
 		for (int c = 0; c < tb->ncols; c++) {
 			const char *s = tb->cells[r * tb->ncols + c];
 			int pad = wid[c] - (s ? width(s) : 0);
 			int last = c == tb->ncols - 1;
 
 			if (c)
-				fputs("  ", f);
+				fputs("  ", lf);
 			if (right[c])
-				fprintf(f, "%*s", pad, "");
-			fputs(s ? s : "", f);
+				fprintf(lf, "%*s", pad, "");
+			fputs(s ? s : "", lf);
 			if (!right[c] && !last)
-				fprintf(f, "%*s", pad, "");
+				fprintf(lf, "%*s", pad, "");
 		}
+		fclose(lf);
+		while (len > 0 && line[len - 1] == ' ')	/* no trailing blanks */
+			len--;
+		fwrite(line, 1, len, f);
 		fputc('\n', f);
+		free(line);
 	}
 out:
 	free(wid);
