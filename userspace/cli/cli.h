@@ -27,12 +27,17 @@
 #define CLI_JSON_SCHEMA		"sched_shadow/v1"
 #define CLI_DEFAULT_DEBUGFS	"/sys/kernel/debug/sched_shadow"
 #define CLI_DEBUGFS_ENV		"SCHED_SHADOW_DEBUGFS"
+/* CSV header written by `record` and required by `plot`. */
+#define CLI_RECORD_HEADER \
+	"time_s,cpu,load_avg,runnable_avg,util_avg,shadow,shadow_avg,nr_running," \
+	"lb_right,lb_wrong,lb_missed,lb_none"
 
 /* Exit statuses shared by all subcommands (run passes CMD's through). */
 enum {
 	CLI_EXIT_OK		= 0,
 	CLI_EXIT_FAIL		= 1,	/* runtime error (I/O, parse, gnuplot failed) */
 	CLI_EXIT_NOMODULE	= 2,	/* module not loaded / debugfs not mounted */
+	CLI_EXIT_NOTOOL		= 3,	/* external tool (gnuplot) missing */
 	CLI_EXIT_USAGE		= 64,	/* bad command line (sysexits EX_USAGE) */
 };
 
@@ -108,6 +113,22 @@ int cli_parse_count(const char *s, long *out);		/* >= 1 */
 int cli_load(const char *cmd, const char *name, struct dbgfs_table *t);
 /* Check the module is there; prints the "not loaded" hint if not. */
 int cli_check_module(const char *cmd);
+
+/*
+ * Verdict totals of the `actual` tracker over the judged idle types
+ * (idle + newidle) from the `all` rows (or summed over domains when the
+ * file has no `all` rows); busy_calls from the busy rows.
+ */
+struct lb_totals {
+	uint64_t calls, right, wrong, missed, none, busy_calls;
+};
+void lb_sum_actual(const struct dbgfs_table *lb, struct lb_totals *t);
+
+/* Exit status for a dbgfs error code: 0, CLI_EXIT_NOMODULE or CLI_EXIT_FAIL. */
+int cli_exit_for(int dbgfs_code);
+
+/* Sleep until monotonic time `t` (seconds); returns early (-1) on a signal. */
+int cli_sleep_until(double t);
 
 /* Seconds from CLOCK_MONOTONIC. */
 double cli_now(void);

@@ -16,24 +16,27 @@ struct status_sum {
 	double div_mean, shadow_mean, real_mean;	/* averages over those CPUs */
 	int lb_available;
 	const char *lb_reason;
-	uint64_t calls, right, wrong, missed, none, busy_calls;
+	struct lb_totals lb;
 };
 
 /* Verdict totals: the `all` rows when present, else the sum over domains. */
-static void sum_lb(const struct dbgfs_table *lb, struct status_sum *s)
+void lb_sum_actual(const struct dbgfs_table *lb, struct lb_totals *s)
 {
 	int dc = dbgfs_col(lb, "domain"), ic = dbgfs_col(lb, "idle"),
 	    tc = dbgfs_col(lb, "tracker");
 	int have_all = 0;
 	uint64_t v;
 
+	memset(s, 0, sizeof(*s));
+	if (dc < 0 || ic < 0 || tc < 0)
+		return;
 	for (int r = 0; r < lb->nrows; r++)
 		if (!strcmp(dbgfs_cell(lb, r, dc), "all"))
 			have_all = 1;
 	for (int r = 0; r < lb->nrows; r++) {
 		const char *dom = dbgfs_cell(lb, r, dc), *idle = dbgfs_cell(lb, r, ic);
 
-		if (!dom || !idle || strcmp(dbgfs_cell(lb, r, tc), "actual"))
+		if (strcmp(dbgfs_cell(lb, r, tc), "actual"))
 			continue;
 		if (have_all != !strcmp(dom, "all"))
 			continue;
@@ -42,6 +45,8 @@ static void sum_lb(const struct dbgfs_table *lb, struct status_sum *s)
 				s->busy_calls += v;
 			continue;
 		}
+		if (strcmp(idle, "idle") && strcmp(idle, "newidle"))
+			continue;
 		if (dbgfs_u64_by(lb, r, "calls", &v) == 0) s->calls += v;
 		if (dbgfs_u64_by(lb, r, "right", &v) == 0) s->right += v;
 		if (dbgfs_u64_by(lb, r, "wrong", &v) == 0) s->wrong += v;
@@ -146,10 +151,10 @@ static void status_text(const struct dbgfs_table *info, const struct dbgfs_table
 	if (s->lb_available)
 		printf("%-12sjudged %llu: right %llu (%.1f%%), wrong %llu (%.1f%%), missed %llu, "
 		       "none %llu; busy calls %llu\n", "lb audit:",
-		       (unsigned long long)s->calls, (unsigned long long)s->right,
-		       pct(s->right, s->calls), (unsigned long long)s->wrong,
-		       pct(s->wrong, s->calls), (unsigned long long)s->missed,
-		       (unsigned long long)s->none, (unsigned long long)s->busy_calls);
+		       (unsigned long long)s->lb.calls, (unsigned long long)s->lb.right,
+		       pct(s->lb.right, s->lb.calls), (unsigned long long)s->lb.wrong,
+		       pct(s->lb.wrong, s->lb.calls), (unsigned long long)s->lb.missed,
+		       (unsigned long long)s->lb.none, (unsigned long long)s->lb.busy_calls);
 	else
 		printf("lb audit:   not available (%s)\n", s->lb_reason);
 }
@@ -212,12 +217,12 @@ static void status_json(const struct dbgfs_table *info, const struct dbgfs_table
 	if (lb) {
 		json_key(&w, "verdicts");
 		json_obj_begin(&w);
-		json_kv_u64(&w, "calls", s->calls);
-		json_kv_u64(&w, "right", s->right);
-		json_kv_u64(&w, "wrong", s->wrong);
-		json_kv_u64(&w, "missed", s->missed);
-		json_kv_u64(&w, "none", s->none);
-		json_kv_u64(&w, "busy_calls", s->busy_calls);
+		json_kv_u64(&w, "calls", s->lb.calls);
+		json_kv_u64(&w, "right", s->lb.right);
+		json_kv_u64(&w, "wrong", s->lb.wrong);
+		json_kv_u64(&w, "missed", s->lb.missed);
+		json_kv_u64(&w, "none", s->lb.none);
+		json_kv_u64(&w, "busy_calls", s->lb.busy_calls);
 		json_obj_end(&w);
 	}
 	json_obj_end(&w);
@@ -308,7 +313,7 @@ int cmd_status(int argc, char **argv)
 	have_lb = rc == 0;
 	s.lb_available = have_lb;
 	if (have_lb) {
-		sum_lb(&lb, &s);
+		lb_sum_actual(&lb, &s.lb);
 	} else {
 		s.lb_reason = dbgfs_info_get(&info, "feature.lb_audit");
 		if (rc != DBGFS_ENOENT) {

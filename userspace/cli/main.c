@@ -27,7 +27,6 @@ struct cli_global cli;
 #pragma weak cmd_bench
 /* TEMPORARY until this engineer commits them */
 #pragma weak cmd_watch
-#pragma weak cmd_record
 #pragma weak cmd_plot
 
 struct cli_cmd {
@@ -174,7 +173,7 @@ double cli_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int exit_for(int code)
+int cli_exit_for(int code)
 {
 	switch (code) {
 	case DBGFS_OK:
@@ -195,7 +194,7 @@ int cli_check_module(const char *cmd)
 
 	if (rc)
 		cli_err(cmd, "%s", err.msg);
-	return exit_for(rc);
+	return cli_exit_for(rc);
 }
 
 int cli_load(const char *cmd, const char *name, struct dbgfs_table *t)
@@ -205,7 +204,20 @@ int cli_load(const char *cmd, const char *name, struct dbgfs_table *t)
 
 	if (rc)
 		cli_err(cmd, "%s", err.msg);
-	return exit_for(rc);
+	return cli_exit_for(rc);
+}
+
+int cli_sleep_until(double t)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)t;
+	ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	return clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ? -1 : 0;
 }
 
 /* Entry point proper; a separate name so unit tests can call it. */

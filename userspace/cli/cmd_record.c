@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `record -i INTERVAL -o FILE.csv [-d DURATION | -n SAMPLES]`: a CSV time
+ * series, one row per CPU per sample, for `plot` or a spreadsheet.
+ * Columns (CLI_RECORD_HEADER, documented in docs/cli.md): time since the
+ * first sample, the CPU's real signals and shadow sums, and the
+ * cumulative verdict counters of the `actual` tracker over the judged
+ * idle types (empty when the lb audit is absent).  `-` cells are empty.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static volatile sig_atomic_t record_stop;
+
+static void record_sig(int sig)
+{
+	(void)sig;
+	record_stop = 1;
+}
+
+static void record_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s record -i INTERVAL -o FILE.csv [-d DURATION | -n SAMPLES] [--debugfs DIR]\n"
+		"Sample the module every INTERVAL seconds (fractions allowed) into a CSV file,\n"
+		"one row per CPU per sample; stops after DURATION seconds, SAMPLES samples,\n"
+		"or on Ctrl-C.  Header:\n  %s\n",
+		CLI_NAME, CLI_RECORD_HEADER);
+}
+
+static void cell(FILE *f, const struct dbgfs_table *t, int r, const char *col)
+{
+	uint64_t v;
+
+	fputc(',', f);
+	if (dbgfs_u64_by(t, r, col, &v) == 0)
+		fprintf(f, "%llu", (unsigned long long)v);
+}
+
+/* One sample: all CPU rows.  Returns a CLI_EXIT_* status. */
+static int record_sample(FILE *out, double t)
+{
+	static const char *const cols[] = {
+		"load_avg", "runnable_avg", "util_avg", "shadow", "shadow_avg", "nr_running",
+	};
+	struct dbgfs_table cpus, lb;
+	struct dbgfs_error err;
+	struct lb_totals tot;
+	int rc, have_lb, cc;
+
+	rc = dbgfs_load(cli.debugfs, "cpus", &cpus, &err);
+	if (rc) {
+		cli_err("record", "%s", err.msg);
+		return cli_exit_for(rc);
+	}
+	rc = dbgfs_load(cli.debugfs, "lb", &lb, &err);
+	have_lb = rc == 0;
+	if (rc && rc != DBGFS_ENOENT)
+		cli_err("record", "%s (verdict columns left empty)", err.msg);
+	if (have_lb)
+		lb_sum_actual(&lb, &tot);
+	cc = dbgfs_col(&cpus, "cpu");
+	for (int r = 0; r < cpus.nrows; r++) {
+		fprintf(out, "%.3f,%s", t, dbgfs_cell(&cpus, r, cc));
+		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+			cell(out, &cpus, r, cols[i]);
+		if (have_lb)
+			fprintf(out, ",%llu,%llu,%llu,%llu\n", (unsigned long long)tot.right,
+				(unsigned long long)tot.wrong, (unsigned long long)tot.missed,
+				(unsigned long long)tot.none);
+		else
+			fputs(",,,,\n", out);
+	}
+	dbgfs_free(&cpus);
+	if (have_lb)
+		dbgfs_free(&lb);
+	return ferror(out) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "samples", required_argument, NULL, 'n' },
+		CLI_COMMON_LONGOPTS, { 0 }
+	};
+	double interval = 1.0, duration = 0, t0, next;
+	long samples = 0, n = 0;
+	const char *outpath = NULL;
+	struct sigaction sa;
+	FILE *out;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "hi:o:d:n:", opts, NULL)) != -1) {
+		switch (c) {
+		case CLI_OPT_HELP:
+			record_usage(stdout);
+			return CLI_EXIT_OK;
+		case 'i':
+			if (cli_parse_interval(optarg, &interval))
+				return cli_usage_error("record", "bad interval '%s' (seconds > 0)", optarg);
+			break;
+		case 'd':
+			if (cli_parse_interval(optarg, &duration))
+				return cli_usage_error("record", "bad duration '%s' (seconds > 0)", optarg);
+			break;
+		case 'n':
+			if (cli_parse_count(optarg, &samples))
+				return cli_usage_error("record", "bad sample count '%s' (>= 1)", optarg);
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case ':':
+			return cli_usage_error("record", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			rc = cli_common_opt("record", c, optarg, NULL);
+			if (rc < 0)
+				return CLI_EXIT_USAGE;
+			if (rc == 0)
+				return cli_usage_error("record", "unexpected option");
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("record", "unexpected argument '%s'", argv[optind]);
+	if (!outpath || !*outpath)
+		return cli_usage_error("record", "-o FILE.csv is required");
+	if (duration > 0 && samples > 0)
+		return cli_usage_error("record", "-d and -n are exclusive");
+
+	rc = cli_check_module("record");
+	if (rc)
+		return rc;
+	out = strcmp(outpath, "-") ? fopen(outpath, "w") : stdout;
+	if (!out) {
+		cli_err("record", "%s: %s", outpath, strerror(errno));
+		return CLI_EXIT_FAIL;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = record_sig;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	record_stop = 0;
+
+	fprintf(out, "%s\n", CLI_RECORD_HEADER);
+	t0 = next = cli_now();
+	while (!record_stop) {
+		rc = record_sample(out, cli_now() - t0);
+		if (rc)
+			break;
+		fflush(out);
+		n++;
+		if (samples && n >= samples)
+			break;
+		next += interval;
+		if (duration > 0 && next - t0 > duration + 1e-6)
+			break;
+		cli_sleep_until(next);
+	}
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (out != stdout && fclose(out) != 0 && !rc) {
+		cli_err("record", "%s: %s", outpath, strerror(errno));
+		rc = CLI_EXIT_FAIL;
+	}
+	if (!rc && out != stdout)
+		fprintf(stderr, "recorded %ld samples to %s\n", n, outpath);
+	return rc;
+}
