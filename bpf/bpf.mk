@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # BPF latency component: vmlinux.h from BTF, latency.bpf.o, libbpf skeleton.
 # Everything generated goes to $(BUILD)/bpf/, never into the source tree.
-# Included by the top-level Makefile after userspace/cli.mk, so the CLI
-# variables below are appended to (deferred expansion makes that work).
+# Included by the top-level Makefile after userspace/cli.mk, whose object
+# rules depend on $(CLI_BPF_DEPS) and whose CLI_CFLAGS (deferred) already
+# holds -I$(BUILD)/bpf for the skeleton.
 #
 #   make bpf             build $(BUILD)/bpf/latency.skel.h
 #   make test-bpf        host BPF suite (root; raw tracepoints), TAP output
@@ -18,7 +19,6 @@ BPF_CFLAGS   := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
 		-I$(BPF_OUT) -Ibpf
 
 CLI_BPF_DEPS := $(BPF_OUT)/latency.skel.h
-CLI_CFLAGS   += -I$(BPF_OUT)
 
 .PHONY: bpf test-bpf
 bpf: $(BPF_OUT)/latency.skel.h
@@ -36,7 +36,7 @@ $(BPF_OUT)/latency.bpf.o: bpf/latency.bpf.c bpf/latency.h $(BPF_OUT)/vmlinux.h
 $(BPF_OUT)/latency.skel.h: $(BPF_OUT)/latency.bpf.o
 	$(BPFTOOL) gen skeleton $< name latency_bpf > $@.tmp && mv $@.tmp $@
 
-test-bpf: $(CLI_BPF_DEPS) $(CLI_BIN)
+test-bpf: $(BUILD)/sched-shadow
 	@mkdir -p $(BUILD)/results
 	TAP_SUMMARY=$(BUILD)/results/bpf.summary BUILD=$(BUILD) \
-		SCHED_SHADOW=$(CLI_BIN) tests/bpf/run.sh
+		SCHED_SHADOW=$(BUILD)/sched-shadow tests/bpf/run.sh
