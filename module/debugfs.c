@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs interface: /sys/kernel/debug/sched_shadow/{info,cpus,groups,
+ * reset,enable}.  Formats are specified in docs/debugfs.md: a version line,
+ * one header row, whitespace-separated rows, no kernel addresses.  Files
+ * are root-only; writes accept documented input only, anything else gets
+ * -EINVAL and changes nothing.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/utsname.h>
+#include <linux/cgroup.h>
+#include <linux/cpumask.h>
+
+#include "kstruct.h"
+#include "shadow.h"
+#include "core/parse.h"
+
+static struct dentry *shadow_dir;
+
+static int shadow_info_show(struct seq_file *m, void *v)
+{
+	const char *name, *state;
+	int i;
+
+	seq_puts(m, "# sched_shadow info v1\nkey value\n");
+	seq_printf(m, "version %s\n", SHADOW_VERSION);
+	seq_printf(m, "kernel %s\n", init_utsname()->release);
+	seq_printf(m, "btf_release %s\n", KS_BTF_RELEASE);
+	seq_puts(m, "btf_source ");
+	seq_escape(m, KS_BTF_SOURCE, " \t\n\\");
+	seq_putc(m, '\n');
+	seq_printf(m, "checks passed:%u\n", shadow_checks_passed);
+	seq_printf(m, "walk_budget %u\n", READ_ONCE(shadow_walk_budget));
+	seq_printf(m, "max_groups %u\n", SHADOW_MAX_NODES);
+	seq_printf(m, "enabled %d\n", static_key_enabled(&shadow_enabled) ? 1 : 0);
+	for (i = 0; i < shadow_nr_hooks(); i++) {
+		state = shadow_hook_state(i, &name);
+		seq_printf(m, "hook.%s %s\n", name, state);
+	}
+	seq_puts(m, "feature.shadow active\n");
+	seq_puts(m, "feature.trace_events active\n");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(shadow_info);
+
+static void shadow_print_u64_or_dash(struct seq_file *m, bool ok, u64 v)
+{
+	if (ok)
+		seq_printf(m, " %llu", v);
+	else
+		seq_puts(m, " -");
+}
+
+static int shadow_cpus_show(struct seq_file *m, void *v)
+{
+	struct shadow_stats *st;
+	struct shadow_scalars s;
+	int cpu;
+
+	st = kmalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return -ENOMEM;
+	seq_puts(m, "# sched_shadow cpus v1\n"
+		 "cpu online nr_running h_nr_running movable load_avg runnable_avg util_avg "
+		 "weight capacity shadow shadow_avg samples div_mean div_max shadow_mean "
+		 "real_mean published discarded over_budget\n");
+	for_each_possible_cpu(cpu) {
+		struct shadow_divmeans dm;
+		bool online = cpu_online(cpu);
+		bool ok = shadow_read_cpu(cpu, NULL, st) && shadow_read_scalars(cpu, &s);
+		bool live = ok && online && s.valid;
+
+		seq_printf(m, "%d %d", cpu, online ? 1 : 0);
+		shadow_print_u64_or_dash(m, live, s.nr_running);
+		shadow_print_u64_or_dash(m, live, s.h_nr_running);
+		shadow_print_u64_or_dash(m, live, s.movable);
+		shadow_print_u64_or_dash(m, live, s.load_avg);
+		shadow_print_u64_or_dash(m, live, s.runnable_avg);
+		shadow_print_u64_or_dash(m, live, s.util_avg);
+		shadow_print_u64_or_dash(m, live, s.weight);
+		shadow_print_u64_or_dash(m, live, s.capacity);
+		shadow_print_u64_or_dash(m, live, shadow_fp_round(s.shadow_fp));
+		shadow_print_u64_or_dash(m, live, shadow_fp_round(s.shadow_avg_fp));
+		shadow_divstat_means(&st->div, &dm);
+		ok = ok && st->div.samples;
+		shadow_print_u64_or_dash(m, true, ok ? st->div.samples : 0);
+		shadow_print_u64_or_dash(m, ok, dm.absdiff);
+		shadow_print_u64_or_dash(m, ok, st->div.max_absdiff);
+		shadow_print_u64_or_dash(m, ok, dm.shadow);
+		shadow_print_u64_or_dash(m, ok, dm.real);
+		seq_printf(m, " %llu %llu %llu\n", st->published, st->discarded, st->over_budget);
+	}
+	kfree(st);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(shadow_cpus);
+
+/*
+ * Resolve a cgroup id to its path at read time (process context).  Returns
+ * false for a cgroup that is gone or going, so a removed cgroup is never
+ * shown.  Autogroups (CONFIG_SCHED_AUTOGROUP) have no cgroup: id 0.
+ */
+static bool shadow_cgid_path(u64 cgid, char *buf, size_t len)
+{
+	struct cgroup *cgrp;
+	bool ok;
+
+	if (!cgid) {
+		strscpy(buf, "(autogroup)", len);
+		return true;
+	}
+	cgrp = cgroup_get_from_id(cgid);
+	if (IS_ERR_OR_NULL(cgrp))
+		return false;
+	ok = !css_is_dying(&cgrp->self) && cgroup_path(cgrp, buf, len) > 0;
+	cgroup_put(cgrp);
+	return ok;
+}
+
+static int shadow_groups_show(struct seq_file *m, void *v)
+{
+	struct shadow_snap *snap;
+	char *path;
+	int cpu;
+
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	path = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!snap || !path) {
+		kfree(snap);
+		kfree(path);
+		return -ENOMEM;
+	}
+	seq_puts(m, "# sched_shadow groups v1\n"
+		 "cpu cgid depth se_weight cfs_weight load_avg runnable_avg util_avg "
+		 "task_load nr_tasks h_tasks shadow shadow_avg path\n");
+	for_each_online_cpu(cpu) {
+		u32 i;
+
+		if (!shadow_read_cpu(cpu, snap, NULL) || !snap->s.valid)
+			continue;
+		for (i = 0; i < snap->s.nr_nodes; i++) {
+			const struct shadow_node *n = &snap->nodes[i];
+
+			if (!shadow_cgid_path(n->cgid, path, PATH_MAX))
+				continue;
+			seq_printf(m, "%d %llu %u ", cpu, n->cgid, n->depth);
+			if (n->depth)
+				seq_printf(m, "%llu", n->se_weight);
+			else
+				seq_putc(m, '-');
+			seq_printf(m, " %llu %llu %llu %llu %llu %u %u %llu %llu ",
+				   n->cfs_weight, n->load_avg, n->runnable_avg, n->util_avg,
+				   n->task_load, n->nr_tasks, n->h_tasks,
+				   shadow_fp_round(n->shadow_fp), shadow_fp_round(n->shadow_avg_fp));
+			seq_escape(m, path, " \t\n\\");
+			seq_putc(m, '\n');
+		}
+	}
+	kfree(path);
+	kfree(snap);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(shadow_groups);
+
+/* Copy a small write from user space; anything longer than @len - 1 is invalid. */
+static int shadow_copy_write(char *kbuf, size_t len, const char __user *ubuf, size_t count)
+{
+	if (!count || count >= len)
+		return -EINVAL;
+	if (copy_from_user(kbuf, ubuf, count))
+		return -EFAULT;
+	return 0;
+}
+
+static ssize_t shadow_reset_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	char buf[8];
+	u64 v;
+	int err = shadow_copy_write(buf, sizeof(buf), ubuf, count);
+
+	if (err)
+		return err;
+	if (!shadow_parse_uint(buf, count, 1, &v) || v != 1)
+		return -EINVAL;
+	shadow_reset();
+	return count;
+}
+
+static const struct file_operations shadow_reset_fops = {
+	.owner = THIS_MODULE,
+	.write = shadow_reset_write,
+	.llseek = noop_llseek,
+};
+
+static ssize_t shadow_enable_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	char buf[3] = { static_key_enabled(&shadow_enabled) ? '1' : '0', '\n', 0 };
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
+}
+
+static ssize_t shadow_enable_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	char buf[8];
+	u64 v;
+	int err = shadow_copy_write(buf, sizeof(buf), ubuf, count);
+
+	if (err)
+		return err;
+	if (!shadow_parse_uint(buf, count, 1, &v))
+		return -EINVAL;
+	if (v)
+		static_branch_enable(&shadow_enabled);
+	else
+		static_branch_disable(&shadow_enabled);
+	return count;
+}
+
+static const struct file_operations shadow_enable_fops = {
+	.owner = THIS_MODULE,
+	.read = shadow_enable_read,
+	.write = shadow_enable_write,
+	.llseek = default_llseek,
+};
+
+/** shadow_debugfs_init() - create the directory and files (return values ignored by design) */
+int shadow_debugfs_init(void)
+{
+	shadow_dir = debugfs_create_dir("sched_shadow", NULL);
+	if (IS_ERR(shadow_dir))
+		return PTR_ERR(shadow_dir);
+	debugfs_create_file("info", 0400, shadow_dir, NULL, &shadow_info_fops);
+	debugfs_create_file("cpus", 0400, shadow_dir, NULL, &shadow_cpus_fops);
+	debugfs_create_file("groups", 0400, shadow_dir, NULL, &shadow_groups_fops);
+	debugfs_create_file("reset", 0200, shadow_dir, NULL, &shadow_reset_fops);
+	debugfs_create_file("enable", 0600, shadow_dir, NULL, &shadow_enable_fops);
+	return 0;
+}
+
+/** shadow_debugfs_exit() - remove everything; waits for readers in progress */
+void shadow_debugfs_exit(void)
+{
+	debugfs_remove(shadow_dir);
+	shadow_dir = NULL;
+}

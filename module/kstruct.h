@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Typed accessors for the private scheduler structures sched_shadow reads.
+ *
+ * struct rq, cfs_rq, task_group, lb_env, sched_domain, sched_group and
+ * sched_group_capacity are private to kernel/sched and change between
+ * versions (and between distribution builds of one version).  Their offsets
+ * come only from generated/kstruct_gen.h, which userspace/btfgen writes from
+ * the target kernel's BTF; module/kstruct.fields lists every field.  The
+ * rest of the module goes through the accessors below and never computes
+ * an address by hand.
+ *
+ * Public structures (sched_entity, sched_avg, task_struct) are used
+ * directly; KS_LAYOUT_CHECKS compares their BTF offsets and the sizes of
+ * the private fields with what this build's headers say, at build time
+ * (static_assert, unless SHADOW_BTF_CHECK=load) and again at load time.
+ */
+#ifndef SHADOW_KSTRUCT_H
+#define SHADOW_KSTRUCT_H
+
+#include <linux/sched.h>
+#include <linux/cgroup.h>
+#include <linux/rbtree.h>
+#include <linux/compiler.h>
+#include "generated/kstruct_gen.h"
+
+struct rq;
+struct cfs_rq;
+struct task_group;
+struct lb_env;
+struct sched_domain;
+struct sched_group;
+struct sched_group_capacity;
+
+#define KS_ADDR(type, p, s, f) ((type *)((char *)(p) + KS_##s##__##f##_OFF))
+
+/* --- struct rq --- */
+static __always_inline int ks_rq_cpu(const struct rq *rq)
+{
+	return READ_ONCE(*KS_ADDR(const int, rq, rq, cpu));
+}
+
+static __always_inline unsigned int ks_rq_nr_running(const struct rq *rq)
+{
+	return READ_ONCE(*KS_ADDR(const unsigned int, rq, rq, nr_running));
+}
+
+static __always_inline struct cfs_rq *ks_rq_cfs(const struct rq *rq)
+{
+	return KS_ADDR(struct cfs_rq, rq, rq, cfs);
+}
+
+static __always_inline struct task_struct *ks_rq_curr(const struct rq *rq)
+{
+	return READ_ONCE(*KS_ADDR(struct task_struct *const, rq, rq, curr));
+}
+
+static __always_inline unsigned long ks_rq_cpu_capacity(const struct rq *rq)
+{
+	return READ_ONCE(*KS_ADDR(const unsigned long, rq, rq, cpu_capacity));
+}
+
+/* --- struct cfs_rq --- */
+static __always_inline const struct load_weight *ks_cfs_rq_load(const struct cfs_rq *cfs)
+{
+	return KS_ADDR(const struct load_weight, cfs, cfs_rq, load);
+}
+
+static __always_inline unsigned int ks_cfs_rq_h_nr_running(const struct cfs_rq *cfs)
+{
+	return READ_ONCE(*KS_ADDR(const unsigned int, cfs, cfs_rq, h_nr_running));
+}
+
+static __always_inline struct rb_root_cached *ks_cfs_rq_timeline(const struct cfs_rq *cfs)
+{
+	return KS_ADDR(struct rb_root_cached, cfs, cfs_rq, tasks_timeline);
+}
+
+static __always_inline struct sched_entity *ks_cfs_rq_curr(const struct cfs_rq *cfs)
+{
+	return READ_ONCE(*KS_ADDR(struct sched_entity *const, cfs, cfs_rq, curr));
+}
+
+static __always_inline const struct sched_avg *ks_cfs_rq_avg(const struct cfs_rq *cfs)
+{
+	return KS_ADDR(const struct sched_avg, cfs, cfs_rq, avg);
+}
+
+static __always_inline struct rq *ks_cfs_rq_rq(const struct cfs_rq *cfs)
+{
+	return READ_ONCE(*KS_ADDR(struct rq *const, cfs, cfs_rq, rq));
+}
+
+static __always_inline struct task_group *ks_cfs_rq_tg(const struct cfs_rq *cfs)
+{
+	return READ_ONCE(*KS_ADDR(struct task_group *const, cfs, cfs_rq, tg));
+}
+
+/* --- struct task_group --- */
+static __always_inline struct cgroup_subsys_state *ks_tg_css(const struct task_group *tg)
+{
+	return KS_ADDR(struct cgroup_subsys_state, tg, task_group, css);
+}
+
+/* The cgroup id of the task group owning @cfs (1 for the root). */
+static __always_inline u64 ks_cfs_rq_cgid(const struct cfs_rq *cfs)
+{
+	struct task_group *tg = ks_cfs_rq_tg(cfs);
+	struct cgroup *cgrp = tg ? READ_ONCE(ks_tg_css(tg)->cgroup) : NULL;
+
+	return cgrp ? cgroup_id(cgrp) : 0;
+}
+
+/* --- struct lb_env --- */
+static __always_inline struct sched_domain *ks_lb_env_sd(const struct lb_env *env)
+{
+	return READ_ONCE(*KS_ADDR(struct sched_domain *const, env, lb_env, sd));
+}
+
+static __always_inline int ks_lb_env_dst_cpu(const struct lb_env *env)
+{
+	return READ_ONCE(*KS_ADDR(const int, env, lb_env, dst_cpu));
+}
+
+static __always_inline int ks_lb_env_idle(const struct lb_env *env)
+{
+	return READ_ONCE(*KS_ADDR(const int, env, lb_env, idle));
+}
+
+static __always_inline struct cpumask *ks_lb_env_cpus(const struct lb_env *env)
+{
+	return READ_ONCE(*KS_ADDR(struct cpumask *const, env, lb_env, cpus));
+}
+
+/* --- struct sched_domain --- */
+static __always_inline struct sched_group *ks_sd_groups(const struct sched_domain *sd)
+{
+	return READ_ONCE(*KS_ADDR(struct sched_group *const, sd, sched_domain, groups));
+}
+
+static __always_inline int ks_sd_flags(const struct sched_domain *sd)
+{
+	return READ_ONCE(*KS_ADDR(const int, sd, sched_domain, flags));
+}
+
+static __always_inline const char *ks_sd_name(const struct sched_domain *sd)
+{
+	return READ_ONCE(*KS_ADDR(const char *const, sd, sched_domain, name));
+}
+
+static __always_inline unsigned int ks_sd_span_weight(const struct sched_domain *sd)
+{
+	return READ_ONCE(*KS_ADDR(const unsigned int, sd, sched_domain, span_weight));
+}
+
+/* --- struct sched_group / sched_group_capacity --- */
+static __always_inline struct sched_group *ks_sg_next(const struct sched_group *sg)
+{
+	return READ_ONCE(*KS_ADDR(struct sched_group *const, sg, sched_group, next));
+}
+
+static __always_inline unsigned int ks_sg_group_weight(const struct sched_group *sg)
+{
+	return READ_ONCE(*KS_ADDR(const unsigned int, sg, sched_group, group_weight));
+}
+
+static __always_inline const struct cpumask *ks_sg_span(const struct sched_group *sg)
+{
+	return KS_ADDR(const struct cpumask, sg, sched_group, cpumask);
+}
+
+static __always_inline struct sched_group_capacity *ks_sg_sgc(const struct sched_group *sg)
+{
+	return READ_ONCE(*KS_ADDR(struct sched_group_capacity *const, sg, sched_group, sgc));
+}
+
+static __always_inline unsigned long ks_sgc_capacity(const struct sched_group_capacity *sgc)
+{
+	return READ_ONCE(*KS_ADDR(const unsigned long, sgc, sched_group_capacity, capacity));
+}
+
+/*
+ * Every assumption the accessors make about the layout, as
+ * X(condition, description).  Evaluated by static_assert at build time
+ * (SHADOW_BTF_CHECK=build) and always at load time (kstruct_check_layout()).
+ */
+#define KS_LAYOUT_CHECKS(X)							\
+	X(KS_sched_entity__load_OFF == offsetof(struct sched_entity, load),	\
+	  "sched_entity.load offset")						\
+	X(KS_sched_entity__run_node_OFF == offsetof(struct sched_entity, run_node), \
+	  "sched_entity.run_node offset")					\
+	X(KS_sched_entity__on_rq_OFF == offsetof(struct sched_entity, on_rq),	\
+	  "sched_entity.on_rq offset")						\
+	X(KS_sched_entity__depth_OFF == offsetof(struct sched_entity, depth),	\
+	  "sched_entity.depth offset")						\
+	X(KS_sched_entity__cfs_rq_OFF == offsetof(struct sched_entity, cfs_rq),	\
+	  "sched_entity.cfs_rq offset")						\
+	X(KS_sched_entity__my_q_OFF == offsetof(struct sched_entity, my_q),	\
+	  "sched_entity.my_q offset")						\
+	X(KS_sched_entity__avg_OFF == offsetof(struct sched_entity, avg),	\
+	  "sched_entity.avg offset")						\
+	X(KS_sched_avg__load_avg_OFF == offsetof(struct sched_avg, load_avg),	\
+	  "sched_avg.load_avg offset")						\
+	X(KS_sched_avg__runnable_avg_OFF == offsetof(struct sched_avg, runnable_avg), \
+	  "sched_avg.runnable_avg offset")					\
+	X(KS_sched_avg__util_avg_OFF == offsetof(struct sched_avg, util_avg),	\
+	  "sched_avg.util_avg offset")						\
+	X(KS_task_struct__se_OFF == offsetof(struct task_struct, se),		\
+	  "task_struct.se offset")						\
+	X(KS_task_struct__nr_cpus_allowed_OFF ==				\
+	  offsetof(struct task_struct, nr_cpus_allowed),			\
+	  "task_struct.nr_cpus_allowed offset")					\
+	X(KS_rq__cpu_SIZE == sizeof(int), "rq.cpu size")			\
+	X(KS_rq__nr_running_SIZE == sizeof(unsigned int), "rq.nr_running size") \
+	X(KS_rq__curr_SIZE == sizeof(void *), "rq.curr size")			\
+	X(KS_rq__cpu_capacity_SIZE == sizeof(unsigned long), "rq.cpu_capacity size") \
+	X(KS_cfs_rq__load_SIZE == sizeof(struct load_weight), "cfs_rq.load size") \
+	X(KS_cfs_rq__h_nr_running_SIZE == sizeof(unsigned int),		\
+	  "cfs_rq.h_nr_running size")						\
+	X(KS_cfs_rq__tasks_timeline_SIZE == sizeof(struct rb_root_cached),	\
+	  "cfs_rq.tasks_timeline size")						\
+	X(KS_cfs_rq__curr_SIZE == sizeof(void *), "cfs_rq.curr size")		\
+	X(KS_cfs_rq__avg_SIZE == sizeof(struct sched_avg), "cfs_rq.avg size")	\
+	X(KS_cfs_rq__rq_SIZE == sizeof(void *), "cfs_rq.rq size")		\
+	X(KS_cfs_rq__tg_SIZE == sizeof(void *), "cfs_rq.tg size")		\
+	X(KS_task_group__css_SIZE == sizeof(struct cgroup_subsys_state),	\
+	  "task_group.css size")						\
+	X(KS_lb_env__sd_SIZE == sizeof(void *), "lb_env.sd size")		\
+	X(KS_lb_env__dst_cpu_SIZE == sizeof(int), "lb_env.dst_cpu size")	\
+	X(KS_lb_env__idle_SIZE == sizeof(int), "lb_env.idle size")		\
+	X(KS_lb_env__cpus_SIZE == sizeof(void *), "lb_env.cpus size")		\
+	X(KS_sched_domain__groups_SIZE == sizeof(void *), "sched_domain.groups size") \
+	X(KS_sched_domain__flags_SIZE == sizeof(int), "sched_domain.flags size") \
+	X(KS_sched_domain__name_SIZE == sizeof(void *), "sched_domain.name size") \
+	X(KS_sched_domain__span_weight_SIZE == sizeof(unsigned int),		\
+	  "sched_domain.span_weight size")					\
+	X(KS_sched_group__next_SIZE == sizeof(void *), "sched_group.next size")	\
+	X(KS_sched_group__group_weight_SIZE == sizeof(unsigned int),		\
+	  "sched_group.group_weight size")					\
+	X(KS_sched_group__sgc_SIZE == sizeof(void *), "sched_group.sgc size")	\
+	X(KS_sched_group_capacity__capacity_SIZE == sizeof(unsigned long),	\
+	  "sched_group_capacity.capacity size")
+
+/* Returns NULL when every check holds, else the description of the first failure. */
+const char *kstruct_check_layout(void);
+
+#endif

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_shadow: module init/exit, parameters and the load-time checks.
+ *
+ * Loading refuses (one log line saying why) when the BTF the module was
+ * built from does not describe the running kernel: another release, public
+ * struct offsets that disagree with this build's headers, or private
+ * fields that do not hold what they should on a live CPU.  Nothing is read
+ * through an offset before those checks pass.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/utsname.h>
+#include <linux/workqueue.h>
+#include <linux/cpu.h>
+#include <linux/cgroup.h>
+#include <linux/sched.h>
+
+#include "kstruct.h"
+#include "shadow.h"
+
+#define SHADOW_BUDGET_MIN	16
+#define SHADOW_BUDGET_MAX	65536
+
+static unsigned int walk_budget = 4096;
+module_param(walk_budget, uint, 0444);
+MODULE_PARM_DESC(walk_budget, "max entities visited per walk, 16..65536 (default 4096)");
+
+static bool enable = true;
+module_param(enable, bool, 0444);
+MODULE_PARM_DESC(enable, "start with the probes enabled (default 1; see debugfs `enable`)");
+
+unsigned int shadow_checks_passed;
+
+#ifdef SHADOW_BTF_CHECK_BUILD
+#define KS_STATIC_CHECK(cond, what) \
+	static_assert(cond, "the BTF does not match the kernel headers in KDIR: " what);
+KS_LAYOUT_CHECKS(KS_STATIC_CHECK)
+#endif
+
+/* Runtime copy of the same checks, for a module built with SHADOW_BTF_CHECK=load. */
+const char *kstruct_check_layout(void)
+{
+#define KS_RUNTIME_CHECK(cond, what) \
+	if (!(cond))		     \
+		return what;	     \
+	shadow_checks_passed++;
+	KS_LAYOUT_CHECKS(KS_RUNTIME_CHECK)
+#undef KS_RUNTIME_CHECK
+	return NULL;
+}
+
+/*
+ * Checked on every online CPU from a kworker running there: the running
+ * task's own cfs_rq, rq and task group must look as the offsets say.
+ */
+static long shadow_check_cpu(void *unused)
+{
+	struct task_struct *p = current;
+	const char *bad = NULL;
+	struct cfs_rq *cfs;
+	struct rq *rq;
+
+	preempt_disable();
+	rcu_read_lock();
+	cfs = p->se.cfs_rq;
+	rq = ks_cfs_rq_rq(cfs);
+	if (!rq || ks_rq_cpu(rq) != smp_processor_id())
+		bad = "cfs_rq.rq / rq.cpu";
+	else if (ks_rq_curr(rq) != p)
+		bad = "rq.curr";
+	else if (ks_cfs_rq_rq(ks_rq_cfs(rq)) != rq)
+		bad = "rq.cfs";
+	else if (ks_cfs_rq_curr(cfs) != &p->se)
+		bad = "cfs_rq.curr";
+	else if (ks_rq_nr_running(rq) < 1 || ks_cfs_rq_h_nr_running(ks_rq_cfs(rq)) < 1)
+		bad = "rq.nr_running / cfs_rq.h_nr_running";
+	else if (!ks_cfs_rq_tg(cfs) || ks_tg_css(ks_cfs_rq_tg(cfs)) != task_css(p, cpu_cgrp_id))
+		bad = "cfs_rq.tg / task_group.css";
+	else if (!ks_rq_cpu_capacity(rq) || ks_rq_cpu_capacity(rq) > SCHED_CAPACITY_SCALE)
+		bad = "rq.cpu_capacity";
+	else if (shadow_weight_down(ks_cfs_rq_load(ks_rq_cfs(rq))->weight) < 2)
+		bad = "cfs_rq.load";
+	rcu_read_unlock();
+	preempt_enable();
+	if (bad) {
+		pr_err("not loading: %s does not match the running kernel on CPU %d (BTF from %s)\n",
+		       bad, smp_processor_id(), KS_BTF_SOURCE);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int shadow_check_kernel(void)
+{
+	const char *bad;
+	int cpu;
+	long err;
+
+	if (strcmp(init_utsname()->release, KS_BTF_RELEASE)) {
+		pr_err("not loading: built from the BTF of kernel %s (%s) but running %s; rebuild with this kernel's BTF\n",
+		       KS_BTF_RELEASE, KS_BTF_SOURCE, init_utsname()->release);
+		return -EINVAL;
+	}
+	shadow_checks_passed++;
+	bad = kstruct_check_layout();
+	if (bad) {
+		pr_err("not loading: %s in the BTF (%s) differs from this build's kernel headers\n",
+		       bad, KS_BTF_SOURCE);
+		return -EINVAL;
+	}
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		err = work_on_cpu(cpu, shadow_check_cpu, NULL);
+		if (err) {
+			cpus_read_unlock();
+			return err;
+		}
+		shadow_checks_passed++;
+	}
+	cpus_read_unlock();
+	return 0;
+}
+
+static int __init shadow_init(void)
+{
+	int err;
+
+	if (walk_budget < SHADOW_BUDGET_MIN || walk_budget > SHADOW_BUDGET_MAX) {
+		pr_err("not loading: walk_budget=%u is outside %u..%u\n", walk_budget,
+		       SHADOW_BUDGET_MIN, SHADOW_BUDGET_MAX);
+		return -EINVAL;
+	}
+	shadow_walk_budget = walk_budget;
+
+	err = shadow_check_kernel();
+	if (err)
+		return err;
+	err = shadow_state_alloc();
+	if (err) {
+		pr_err("not loading: out of memory for per-CPU state\n");
+		return err;
+	}
+	if (!enable)
+		static_branch_disable(&shadow_enabled);
+	err = shadow_debugfs_init();
+	if (err) {
+		pr_err("not loading: cannot create debugfs directory (%d)\n", err);
+		goto out_free_state;
+	}
+	err = shadow_probes_register();
+	if (err)
+		goto out_remove_debugfs;
+	pr_info("loaded: %u checks passed, BTF of %s\n", shadow_checks_passed, KS_BTF_RELEASE);
+	return 0;
+
+out_remove_debugfs:
+	shadow_debugfs_exit();
+out_free_state:
+	shadow_state_free();
+	return err;
+}
+
+static void __exit shadow_exit(void)
+{
+	shadow_probes_unregister();
+	shadow_debugfs_exit();
+	shadow_state_free();
+}
+
+module_init(shadow_init);
+module_exit(shadow_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Shadow hierarchical runnable load and load-balancer audit for CFS");
+MODULE_VERSION(SHADOW_VERSION);

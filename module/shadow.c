@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The shadow walk: per CPU, under that CPU's rq lock, walk the root
+ * cfs_rq's queued entities (rbtree plus curr) down through group entities
+ * and compute for every queued cfs_rq the shadow hierarchical runnable sum
+ * (Tejun Heo's formula), its shadow_avg variant, the weights and the tasks
+ * with work to give; publish the result through a per-CPU seqcount.
+ *
+ * When to walk (../shared/DESIGN.md, "Facts measured"): pelt_cfs_tp can fire
+ * in the middle of an enqueue, before the entity is in the rbtree and
+ * before h_nr_running changes; sched_update_nr_running_tp fires after the
+ * enqueue/dequeue completes.  So the structure is walked from the
+ * nr_running tracepoint and from pelt_cfs_tp of a root cfs_rq (to refresh
+ * the PELT values while nothing is enqueued or dequeued), and a walk is
+ * published only if every cfs_rq's tasks found equal its h_nr_running;
+ * others are counted as discarded.
+ *
+ * Hot-path rules: no allocation, no sleeping, no lock other than the rq
+ * lock the caller holds, work bounded by shadow_walk_budget entities and
+ * SHADOW_MAX_DEPTH levels, only the state of the CPU whose rq is locked.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/sched.h>
+#include <linux/cgroup.h>
+#include <linux/rbtree.h>
+#include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+#include <trace/events/sched.h>
+
+#include "kstruct.h"
+#include "shadow.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
+struct shadow_frame {
+	struct cfs_rq *cfs;
+	struct sched_entity *gse;	/* group entity owning cfs, NULL at root */
+	struct rb_node *next;		/* next rbtree node to visit */
+	u64 acc_fp;			/* shadow of the children summed so far */
+	u64 acc_avg_fp;
+	u64 task_load;
+	u32 nr_tasks;
+	u32 h_tasks;
+	int node;			/* index in work[], -1 when not recorded */
+	bool curr_pending;		/* cfs_rq->curr not looked at yet */
+};
+
+enum shadow_walk_result {
+	SHADOW_WALK_OK,
+	SHADOW_WALK_INCONSISTENT,
+	SHADOW_WALK_OVER_BUDGET,
+};
+
+struct shadow_cpu **shadow_cpus;
+unsigned int shadow_walk_budget = 4096;
+atomic_t shadow_reset_gen = ATOMIC_INIT(1);
+DEFINE_STATIC_KEY_TRUE(shadow_enabled);
+
+static void shadow_frame_init(struct shadow_cpu *sc, struct shadow_frame *f,
+			      struct cfs_rq *cfs, struct sched_entity *gse,
+			      u32 depth, u32 *nr_nodes)
+{
+	f->cfs = cfs;
+	f->gse = gse;
+	f->next = rb_first_cached(ks_cfs_rq_timeline(cfs));
+	f->curr_pending = true;
+	f->acc_fp = 0;
+	f->acc_avg_fp = 0;
+	f->task_load = 0;
+	f->nr_tasks = 0;
+	f->h_tasks = 0;
+	f->node = -1;
+	if (*nr_nodes < SHADOW_MAX_NODES) {
+		struct shadow_node *n = &sc->work[*nr_nodes];
+		const struct sched_avg *avg = ks_cfs_rq_avg(cfs);
+
+		f->node = (*nr_nodes)++;
+		n->cgid = ks_cfs_rq_cgid(cfs);
+		n->depth = depth;
+		n->se_weight = gse ? shadow_weight_down(gse->load.weight) : 0;
+		n->cfs_weight = shadow_weight_down(ks_cfs_rq_load(cfs)->weight);
+		n->load_avg = READ_ONCE(avg->load_avg);
+		n->runnable_avg = READ_ONCE(avg->runnable_avg);
+		n->util_avg = READ_ONCE(avg->util_avg);
+	}
+}
+
+/* The next queued entity of a cfs_rq: curr first (it is not in the tree), then the tree. */
+static struct sched_entity *shadow_frame_next(struct shadow_frame *f)
+{
+	struct sched_entity *curr = ks_cfs_rq_curr(f->cfs);
+
+	if (f->curr_pending) {
+		f->curr_pending = false;
+		if (curr && curr->on_rq)
+			return curr;
+	}
+	while (f->next) {
+		struct sched_entity *se = rb_entry(f->next, struct sched_entity, run_node);
+
+		f->next = rb_next(f->next);
+		if (se != curr)
+			return se;
+	}
+	return NULL;
+}
+
+static enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
+					   struct shadow_scalars *out)
+{
+	struct task_struct *running = ks_rq_curr(rq);
+	struct shadow_frame *fr = sc->frames;
+	unsigned int budget = READ_ONCE(shadow_walk_budget), visited = 0;
+	u32 nr_nodes = 0, movable = 0;
+	int d = 0;
+
+	shadow_frame_init(sc, &fr[0], ks_rq_cfs(rq), NULL, 0, &nr_nodes);
+	for (;;) {
+		struct shadow_frame *f = &fr[d], *parent;
+		struct sched_entity *se = shadow_frame_next(f);
+		u64 w, cw;
+
+		if (se) {
+			if (++visited > budget)
+				return SHADOW_WALK_OVER_BUDGET;
+			if (!se->my_q) {
+				struct task_struct *p = container_of(se, struct task_struct, se);
+
+				f->task_load += READ_ONCE(se->avg.load_avg);
+				f->nr_tasks++;
+				if (p != running && p->nr_cpus_allowed > 1)
+					movable++;
+				continue;
+			}
+			if (d + 1 >= SHADOW_MAX_DEPTH)
+				return SHADOW_WALK_OVER_BUDGET;
+			d++;
+			shadow_frame_init(sc, &fr[d], se->my_q, se, d, &nr_nodes);
+			continue;
+		}
+
+		/* f's cfs_rq is complete */
+		f->h_tasks += f->nr_tasks;
+		if (f->h_tasks != ks_cfs_rq_h_nr_running(f->cfs))
+			return SHADOW_WALK_INCONSISTENT;
+		f->acc_fp = shadow_fp_add(f->acc_fp, shadow_to_fp(f->task_load));
+		f->acc_avg_fp = shadow_fp_add(f->acc_avg_fp, shadow_to_fp(f->task_load));
+		if (f->node >= 0) {
+			struct shadow_node *n = &sc->work[f->node];
+
+			n->shadow_fp = f->acc_fp;
+			n->shadow_avg_fp = f->acc_avg_fp;
+			n->task_load = f->task_load;
+			n->nr_tasks = f->nr_tasks;
+			n->h_tasks = f->h_tasks;
+		}
+		if (!d)
+			break;
+		parent = &fr[d - 1];
+		w = shadow_weight_down(f->gse->load.weight);
+		cw = shadow_weight_down(ks_cfs_rq_load(f->cfs)->weight);
+		parent->acc_fp = shadow_fp_add(parent->acc_fp,
+					       shadow_group_contrib(f->acc_fp, w, cw));
+		parent->acc_avg_fp = shadow_fp_add(parent->acc_avg_fp,
+			shadow_group_contrib(shadow_to_fp(READ_ONCE(ks_cfs_rq_avg(f->cfs)->load_avg)),
+					     w, cw));
+		parent->h_tasks += f->h_tasks;
+		d--;
+	}
+
+	out->shadow_fp = fr[0].acc_fp;
+	out->shadow_avg_fp = fr[0].acc_avg_fp;
+	out->h_nr_running = fr[0].h_tasks;
+	out->movable = movable;
+	out->nr_nodes = nr_nodes;
+	out->truncated = nr_nodes == SHADOW_MAX_NODES && visited > nr_nodes;
+	return SHADOW_WALK_OK;
+}
+
+static struct shadow_cpu *shadow_cpu_of(struct rq *rq)
+{
+	int cpu = ks_rq_cpu(rq);
+
+	if (unlikely((unsigned int)cpu >= nr_cpu_ids))
+		return NULL;
+	/* the generated layout must describe this rq: cheap and catches a bad build */
+	if (unlikely(ks_cfs_rq_rq(ks_rq_cfs(rq)) != rq))
+		return NULL;
+	return shadow_cpus[cpu];
+}
+
+static void shadow_update(struct rq *rq)
+{
+	struct shadow_cpu *sc = shadow_cpu_of(rq);
+	enum shadow_walk_result res;
+	struct shadow_scalars s;
+	u32 gen;
+
+	if (unlikely(!sc))
+		return;
+	if (atomic_cmpxchg_acquire(&sc->busy, 0, 1)) {
+		atomic_long_inc(&sc->contended);
+		return;
+	}
+	res = shadow_walk(sc, rq, &s);
+	if (res == SHADOW_WALK_OK) {
+		const struct sched_avg *avg = ks_cfs_rq_avg(ks_rq_cfs(rq));
+
+		s.time_ns = ktime_get_mono_fast_ns();
+		s.load_avg = READ_ONCE(avg->load_avg);
+		s.runnable_avg = READ_ONCE(avg->runnable_avg);
+		s.util_avg = READ_ONCE(avg->util_avg);
+		s.weight = shadow_weight_down(ks_cfs_rq_load(ks_rq_cfs(rq))->weight);
+		s.capacity = ks_rq_cpu_capacity(rq);
+		s.nr_running = ks_rq_nr_running(rq);
+		s.valid = true;
+	}
+
+	gen = atomic_read(&shadow_reset_gen);
+	raw_write_seqcount_begin(&sc->seq);
+	if (sc->stats.gen != gen) {
+		memset(&sc->stats, 0, sizeof(sc->stats));
+		sc->stats.gen = gen;
+	}
+	switch (res) {
+	case SHADOW_WALK_OK:
+		sc->stats.published++;
+		shadow_divstat_add(&sc->stats.div, s.time_ns, shadow_fp_round(s.shadow_fp),
+				   s.load_avg);
+		sc->pub.s = s;
+		memcpy(sc->pub.nodes, sc->work, s.nr_nodes * sizeof(sc->work[0]));
+		break;
+	case SHADOW_WALK_INCONSISTENT:
+		sc->stats.discarded++;
+		break;
+	case SHADOW_WALK_OVER_BUDGET:
+		sc->stats.over_budget++;
+		break;
+	}
+	raw_write_seqcount_end(&sc->seq);
+	atomic_set_release(&sc->busy, 0);
+}
+
+/* ---- trace events (formatted only when enabled) ---- */
+
+static void shadow_cfs_rq_path(const struct cfs_rq *cfs, char *buf, size_t len)
+{
+	struct task_group *tg = ks_cfs_rq_tg(cfs);
+	struct cgroup *cgrp = tg ? READ_ONCE(ks_tg_css(tg)->cgroup) : NULL;
+
+	if (!cgrp || cgroup_path(cgrp, buf, len) < 0)
+		strscpy(buf, "(autogroup)", len);
+}
+
+/* The last published shadow of the cfs_rq with id @cgid on @sc (caller holds the rq lock). */
+static const struct shadow_node *shadow_find_node(struct shadow_cpu *sc, u64 cgid)
+{
+	u32 i;
+
+	for (i = 0; i < sc->pub.s.nr_nodes; i++)
+		if (sc->pub.nodes[i].cgid == cgid)
+			return &sc->pub.nodes[i];
+	return NULL;
+}
+
+static noinline void shadow_trace_cfs_rq(struct cfs_rq *cfs, struct rq *rq)
+{
+	struct shadow_cpu *sc = shadow_cpu_of(rq);
+	const struct sched_avg *avg = ks_cfs_rq_avg(cfs);
+	const struct shadow_node *n = sc ? shadow_find_node(sc, ks_cfs_rq_cgid(cfs)) : NULL;
+	char path[SHADOW_TRACE_PATH_LEN];
+
+	shadow_cfs_rq_path(cfs, path, sizeof(path));
+	trace_sched_load_cfs_rq(ks_rq_cpu(rq), path, READ_ONCE(avg->load_avg),
+				READ_ONCE(avg->runnable_avg), READ_ONCE(avg->util_avg),
+				n ? shadow_fp_round(n->shadow_fp) : 0,
+				n ? shadow_fp_round(n->shadow_avg_fp) : 0);
+}
+
+static noinline void shadow_trace_se(struct sched_entity *se)
+{
+	struct cfs_rq *cfs = se->cfs_rq;
+	struct rq *rq = ks_cfs_rq_rq(cfs);
+	char path[SHADOW_TRACE_PATH_LEN];
+	u64 shadow = READ_ONCE(se->avg.load_avg);
+
+	shadow_cfs_rq_path(cfs, path, sizeof(path));
+	if (se->my_q) {
+		/* a group entity: its contribution to the parent, from the last walk */
+		struct shadow_cpu *sc = shadow_cpu_of(rq);
+		const struct shadow_node *n = sc ? shadow_find_node(sc, ks_cfs_rq_cgid(se->my_q)) : NULL;
+
+		shadow = n ? shadow_fp_round(shadow_group_contrib(n->shadow_fp, n->se_weight,
+								  n->cfs_weight)) : 0;
+		trace_sched_load_se(ks_rq_cpu(rq), path, "(null)", -1, READ_ONCE(se->avg.load_avg),
+				    READ_ONCE(se->avg.runnable_avg), READ_ONCE(se->avg.util_avg),
+				    shadow);
+	} else {
+		struct task_struct *p = container_of(se, struct task_struct, se);
+
+		trace_sched_load_se(ks_rq_cpu(rq), path, p->comm, task_pid_nr(p),
+				    READ_ONCE(se->avg.load_avg), READ_ONCE(se->avg.runnable_avg),
+				    READ_ONCE(se->avg.util_avg), shadow);
+	}
+}
+
+/* ---- probes ---- */
+
+static void shadow_probe_nr_running(void *data, struct rq *rq, int change)
+{
+	if (!static_branch_likely(&shadow_enabled))
+		return;
+	shadow_update(rq);
+}
+
+static void shadow_probe_pelt_cfs(void *data, struct cfs_rq *cfs)
+{
+	struct rq *rq;
+
+	if (!static_branch_likely(&shadow_enabled))
+		return;
+	rq = ks_cfs_rq_rq(cfs);
+	if (trace_sched_load_cfs_rq_enabled())
+		shadow_trace_cfs_rq(cfs, rq);
+	if (cfs == ks_rq_cfs(rq))
+		shadow_update(rq);
+}
+
+static void shadow_probe_pelt_se(void *data, struct sched_entity *se)
+{
+	if (!static_branch_likely(&shadow_enabled))
+		return;
+	if (trace_sched_load_se_enabled())
+		shadow_trace_se(se);
+}
+
+/* ---- registration ---- */
+
+struct shadow_hook {
+	const char *name;
+	int (*reg)(void);
+	void (*unreg)(void);
+	int err;		/* 0 active, >0 never tried, <0 register error */
+};
+
+static int shadow_reg_nr_running(void)
+{
+	return register_trace_sched_update_nr_running_tp(shadow_probe_nr_running, NULL);
+}
+
+static void shadow_unreg_nr_running(void)
+{
+	unregister_trace_sched_update_nr_running_tp(shadow_probe_nr_running, NULL);
+}
+
+static int shadow_reg_pelt_cfs(void)
+{
+	return register_trace_pelt_cfs_tp(shadow_probe_pelt_cfs, NULL);
+}
+
+static void shadow_unreg_pelt_cfs(void)
+{
+	unregister_trace_pelt_cfs_tp(shadow_probe_pelt_cfs, NULL);
+}
+
+static int shadow_reg_pelt_se(void)
+{
+	return register_trace_pelt_se_tp(shadow_probe_pelt_se, NULL);
+}
+
+static void shadow_unreg_pelt_se(void)
+{
+	unregister_trace_pelt_se_tp(shadow_probe_pelt_se, NULL);
+}
+
+static struct shadow_hook shadow_hooks[] = {
+	{ "pelt_cfs_tp", shadow_reg_pelt_cfs, shadow_unreg_pelt_cfs, 1 },
+	{ "pelt_se_tp", shadow_reg_pelt_se, shadow_unreg_pelt_se, 1 },
+	{ "sched_update_nr_running_tp", shadow_reg_nr_running, shadow_unreg_nr_running, 1 },
+};
+
+int shadow_nr_hooks(void)
+{
+	return ARRAY_SIZE(shadow_hooks);
+}
+
+/* For `info`: "active", or "inactive:<reason>". */
+const char *shadow_hook_state(int i, const char **name)
+{
+	*name = shadow_hooks[i].name;
+	if (!shadow_hooks[i].err)
+		return "active";
+	return shadow_hooks[i].err > 0 ? "inactive:not-registered" : "inactive:register-failed";
+}
+
+/**
+ * shadow_probes_register() - attach the three tracepoint probes
+ *
+ * All or nothing: the shadow needs every one of them.
+ * Return: 0 or the first registration error (everything undone).
+ */
+int shadow_probes_register(void)
+{
+	int i, err;
+
+	for (i = 0; i < ARRAY_SIZE(shadow_hooks); i++) {
+		err = shadow_hooks[i].reg();
+		shadow_hooks[i].err = err;
+		if (err) {
+			pr_err("cannot attach to tracepoint %s (%d)\n", shadow_hooks[i].name, err);
+			goto out_unregister;
+		}
+	}
+	return 0;
+
+out_unregister:
+	while (--i >= 0) {
+		shadow_hooks[i].unreg();
+		shadow_hooks[i].err = 1;
+	}
+	tracepoint_synchronize_unregister();
+	return err;
+}
+
+/** shadow_probes_unregister() - detach the probes and wait until none runs */
+void shadow_probes_unregister(void)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(shadow_hooks) - 1; i >= 0; i--) {
+		if (!shadow_hooks[i].err) {
+			shadow_hooks[i].unreg();
+			shadow_hooks[i].err = 1;
+		}
+	}
+	tracepoint_synchronize_unregister();
+}
+
+/* ---- state and readers ---- */
+
+/** shadow_state_alloc() - per-CPU state for every possible CPU */
+int shadow_state_alloc(void)
+{
+	int cpu;
+
+	shadow_cpus = kcalloc(nr_cpu_ids, sizeof(*shadow_cpus), GFP_KERNEL);
+	if (!shadow_cpus)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct shadow_cpu *sc = kzalloc_node(sizeof(*sc), GFP_KERNEL, cpu_to_node(cpu));
+
+		if (!sc)
+			goto out_free;
+		sc->frames = kcalloc_node(SHADOW_MAX_DEPTH, sizeof(*sc->frames), GFP_KERNEL,
+					  cpu_to_node(cpu));
+		if (!sc->frames) {
+			kfree(sc);
+			goto out_free;
+		}
+		seqcount_init(&sc->seq);
+		sc->stats.gen = atomic_read(&shadow_reset_gen);
+		shadow_cpus[cpu] = sc;
+	}
+	return 0;
+
+out_free:
+	shadow_state_free();
+	return -ENOMEM;
+}
+
+/** shadow_state_free() - free what shadow_state_alloc() took (probes must be off) */
+void shadow_state_free(void)
+{
+	int cpu;
+
+	if (!shadow_cpus)
+		return;
+	for_each_possible_cpu(cpu) {
+		if (shadow_cpus[cpu]) {
+			kfree(shadow_cpus[cpu]->frames);
+			kfree(shadow_cpus[cpu]);
+		}
+	}
+	kfree(shadow_cpus);
+	shadow_cpus = NULL;
+}
+
+#define SHADOW_READ_TRIES 1000
+
+/**
+ * shadow_read_cpu() - a consistent copy of one CPU's published state
+ * @cpu:   the CPU
+ * @snap:  out: the last published walk (may be NULL)
+ * @stats: out: the counters since reset, zeroed if a reset is pending (may be NULL)
+ *
+ * Lock-free; gives up after a bounded number of attempts.
+ * Return: true if the copy is consistent.
+ */
+bool shadow_read_cpu(int cpu, struct shadow_snap *snap, struct shadow_stats *stats)
+{
+	struct shadow_cpu *sc = shadow_cpus[cpu];
+	int tries;
+
+	for (tries = 0; tries < SHADOW_READ_TRIES; tries++) {
+		unsigned int seq = raw_read_seqcount(&sc->seq);
+
+		if (seq & 1) {
+			cpu_relax();
+			continue;
+		}
+		smp_rmb();
+		if (snap) {
+			snap->s = sc->pub.s;
+			if (snap->s.nr_nodes > SHADOW_MAX_NODES)
+				snap->s.nr_nodes = SHADOW_MAX_NODES;
+			memcpy(snap->nodes, sc->pub.nodes, snap->s.nr_nodes * sizeof(snap->nodes[0]));
+		}
+		if (stats)
+			*stats = sc->stats;
+		if (!read_seqcount_retry(&sc->seq, seq)) {
+			if (stats && stats->gen != (u32)atomic_read(&shadow_reset_gen)) {
+				memset(stats, 0, sizeof(*stats));
+				stats->gen = atomic_read(&shadow_reset_gen);
+			}
+			return true;
+		}
+	}
+	return false;
+}
+
+/** shadow_read_scalars() - the root values of one CPU's last published walk */
+bool shadow_read_scalars(int cpu, struct shadow_scalars *s)
+{
+	struct shadow_cpu *sc = shadow_cpus[cpu];
+	int tries;
+
+	for (tries = 0; tries < SHADOW_READ_TRIES; tries++) {
+		unsigned int seq = raw_read_seqcount(&sc->seq);
+
+		if (seq & 1) {
+			cpu_relax();
+			continue;
+		}
+		smp_rmb();
+		*s = sc->pub.s;
+		if (!read_seqcount_retry(&sc->seq, seq))
+			return true;
+	}
+	return false;
+}
+
+/** shadow_reset() - clear every CPU's counters (each writer clears its own on its next walk) */
+void shadow_reset(void)
+{
+	atomic_inc(&shadow_reset_gen);
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sched_shadow internal interfaces: the per-CPU shadow state that the
+ * tracepoint probes publish (shadow.c) and that debugfs.c and audit.c read.
+ */
+#ifndef SHADOW_SHADOW_H
+#define SHADOW_SHADOW_H
+
+#include <linux/types.h>
+#include <linux/seqlock.h>
+#include <linux/atomic.h>
+#include <linux/jump_label.h>
+#include "core/shadow_math.h"
+
+#define SHADOW_VERSION		"0.1.0"
+#define SHADOW_MAX_NODES	64	/* cfs_rqs recorded per CPU for `groups` */
+#define SHADOW_MAX_DEPTH	16	/* cgroup nesting the walk follows */
+#define SHADOW_PATH_LEN		128	/* trace event path field */
+
+/* One queued cfs_rq of a published walk (the `groups` rows). */
+struct shadow_node {
+	u64 cgid;
+	u64 shadow_fp;
+	u64 shadow_avg_fp;
+	u64 se_weight;		/* w(G) of the owning group entity, 0 for root */
+	u64 cfs_weight;		/* W: load.weight of this cfs_rq */
+	u64 load_avg;
+	u64 runnable_avg;
+	u64 util_avg;
+	u64 task_load;		/* sum of load_avg of the tasks queued directly here */
+	u32 nr_tasks;		/* tasks queued directly here */
+	u32 h_tasks;		/* tasks queued in the subtree */
+	u32 depth;
+};
+
+/* The root values of a published walk: what the audit reads. */
+struct shadow_scalars {
+	u64 time_ns;		/* ktime_get_mono_fast_ns() of the walk */
+	u64 load_avg;
+	u64 runnable_avg;
+	u64 util_avg;
+	u64 weight;
+	u64 capacity;
+	u64 shadow_fp;
+	u64 shadow_avg_fp;
+	u32 nr_running;
+	u32 h_nr_running;
+	u32 movable;		/* work to give: queued, not running, may move */
+	u32 nr_nodes;
+	bool valid;		/* a walk was published since load */
+	bool truncated;		/* more cfs_rqs than SHADOW_MAX_NODES */
+};
+
+struct shadow_snap {
+	struct shadow_scalars s;
+	struct shadow_node nodes[SHADOW_MAX_NODES];
+};
+
+/* Counters since the last reset (debugfs `reset` bumps shadow_reset_gen). */
+struct shadow_stats {
+	u32 gen;
+	struct shadow_divstat div;
+	u64 published;
+	u64 discarded;
+	u64 over_budget;
+};
+
+struct shadow_frame;
+
+/*
+ * Per-CPU state, indexed by the rq's CPU.  Every writer holds that rq's
+ * lock (all three tracepoints fire under it), so writers are serialized;
+ * the `busy` flag only guards against a kernel where that would not hold.
+ * Readers copy under `seq` with a bounded number of retries.
+ */
+struct shadow_cpu {
+	seqcount_t seq;
+	struct shadow_stats stats;
+	struct shadow_snap pub;
+	/* writer-only work area */
+	atomic_t busy;
+	atomic_long_t contended;
+	struct shadow_frame *frames;
+	struct shadow_node work[SHADOW_MAX_NODES];
+} ____cacheline_aligned;
+
+extern struct shadow_cpu **shadow_cpus;
+extern unsigned int shadow_walk_budget;
+extern atomic_t shadow_reset_gen;
+DECLARE_STATIC_KEY_TRUE(shadow_enabled);
+
+int shadow_state_alloc(void);
+void shadow_state_free(void);
+int shadow_probes_register(void);
+void shadow_probes_unregister(void);
+const char *shadow_hook_state(int i, const char **name);
+int shadow_nr_hooks(void);
+
+bool shadow_read_cpu(int cpu, struct shadow_snap *snap, struct shadow_stats *stats);
+bool shadow_read_scalars(int cpu, struct shadow_scalars *s);
+void shadow_reset(void);
+
+int shadow_debugfs_init(void);
+void shadow_debugfs_exit(void);
+
+extern unsigned int shadow_checks_passed;
+
+#endif

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sched_shadow trace events.  Field names follow the Android/LISA
+ * sched_load_cfs_rq and sched_load_se events (cpu, path, load, rbl_load,
+ * util; comm and pid for entities) so trace-cmd, perf and LISA parse them
+ * as is; `shadow` (and `shadow_avg`) are added.  The probes format the
+ * arguments only when the event is enabled.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM sched_shadow
+
+#if !defined(SHADOW_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define SHADOW_TRACE_H
+
+#include <linux/tracepoint.h>
+#include <linux/string.h>
+
+#define SHADOW_TRACE_PATH_LEN 128
+
+TRACE_EVENT(sched_load_cfs_rq,
+
+	TP_PROTO(int cpu, const char *path, unsigned long load,
+		 unsigned long rbl_load, unsigned long util,
+		 unsigned long long shadow, unsigned long long shadow_avg),
+
+	TP_ARGS(cpu, path, load, rbl_load, util, shadow, shadow_avg),
+
+	TP_STRUCT__entry(
+		__field(int, cpu)
+		__array(char, path, SHADOW_TRACE_PATH_LEN)
+		__field(unsigned long, load)
+		__field(unsigned long, rbl_load)
+		__field(unsigned long, util)
+		__field(unsigned long long, shadow)
+		__field(unsigned long long, shadow_avg)
+	),
+
+	TP_fast_assign(
+		__entry->cpu = cpu;
+		strscpy(__entry->path, path, SHADOW_TRACE_PATH_LEN);
+		__entry->load = load;
+		__entry->rbl_load = rbl_load;
+		__entry->util = util;
+		__entry->shadow = shadow;
+		__entry->shadow_avg = shadow_avg;
+	),
+
+	TP_printk("cpu=%d path=%s load=%lu rbl_load=%lu util=%lu shadow=%llu shadow_avg=%llu",
+		  __entry->cpu, __entry->path, __entry->load, __entry->rbl_load,
+		  __entry->util, __entry->shadow, __entry->shadow_avg)
+);
+
+TRACE_EVENT(sched_load_se,
+
+	TP_PROTO(int cpu, const char *path, const char *comm, int pid,
+		 unsigned long load, unsigned long rbl_load, unsigned long util,
+		 unsigned long long shadow),
+
+	TP_ARGS(cpu, path, comm, pid, load, rbl_load, util, shadow),
+
+	TP_STRUCT__entry(
+		__field(int, cpu)
+		__array(char, path, SHADOW_TRACE_PATH_LEN)
+		__array(char, comm, TASK_COMM_LEN)
+		__field(int, pid)
+		__field(unsigned long, load)
+		__field(unsigned long, rbl_load)
+		__field(unsigned long, util)
+		__field(unsigned long long, shadow)
+	),
+
+	TP_fast_assign(
+		__entry->cpu = cpu;
+		strscpy(__entry->path, path, SHADOW_TRACE_PATH_LEN);
+		strscpy(__entry->comm, comm, TASK_COMM_LEN);
+		__entry->pid = pid;
+		__entry->load = load;
+		__entry->rbl_load = rbl_load;
+		__entry->util = util;
+		__entry->shadow = shadow;
+	),
+
+	TP_printk("cpu=%d path=%s comm=%s pid=%d load=%lu rbl_load=%lu util=%lu shadow=%llu",
+		  __entry->cpu, __entry->path, __entry->comm, __entry->pid,
+		  __entry->load, __entry->rbl_load, __entry->util, __entry->shadow)
+);
+
+#endif /* SHADOW_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE trace
+#include <trace/define_trace.h>
