@@ -25,8 +25,6 @@ struct cli_global cli;
  */
 #pragma weak cmd_run
 #pragma weak cmd_bench
-/* TEMPORARY until this engineer commits them */
-#pragma weak cmd_plot
 
 struct cli_cmd {
 	const char *name;
