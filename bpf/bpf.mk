@@ -19,6 +19,10 @@ BPF_CFLAGS   := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
 		-I$(BPF_OUT) -Ibpf
 
 CLI_BPF_DEPS := $(BPF_OUT)/latency.skel.h
+# cli.mk's pattern rule lists $(CLI_BPF_DEPS) before this file sets it (a
+# prerequisite list is expanded when read), so name the one object that
+# includes the skeleton here.
+$(BUILD)/cli/latency.o: $(CLI_BPF_DEPS)
 
 .PHONY: bpf test-bpf
 bpf: $(BPF_OUT)/latency.skel.h
