@@ -323,7 +323,7 @@ static void run_print_text(const struct run_report *r)
 	printf("\nexit status %d, wall time %.2f s\n", r->exit_status, r->wall_s);
 	if (r->cg_used)
 		printf("cgroup: %s (id %llu)%s\n", r->cg.rel, (unsigned long long)r->cg.cgid,
-		       r->cg.ncreated ? (r->cg_removed ? ", created and removed" :
+		       r->cg_created ? (r->cg_removed ? ", created and removed" :
 					 ", created, NOT removed") : "");
 	if (r->module_loaded)
 		printf("module: loaded%s%s\n", r->module_reset ? ", counters reset at start" : "; ",
