@@ -1,0 +1,224 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest-side TAP helpers for the sched_shadow VM scenarios (busybox sh).
+# The init script sources this file, then sources each scenario in its own
+# shell.  Results go to the console (for people) and to fd 3, the second
+# serial port the host parses (TAP and exported files, in program order).
+#
+#   ok NAME                 passed check
+#   not_ok NAME [WHY]       failed check (WHY becomes a diagnostic)
+#   check RC NAME           ok if RC is 0, not_ok otherwise
+#   tap_skip NAME WHY       skipped check, counted as passed, says why
+#   diag TEXT... | diag     diagnostic lines ("# ...")
+#   vm_export NAME FILE     send FILE to the host as build/vm-out/NAME
+#   dmesg_mark              print the current dmesg line count
+#   dmesg_since MARK        print dmesg lines after MARK
+#   dmesg_clean MARK NAME   check: no WARNING/BUG/Oops/stall/lockup since MARK
+#   load_module [KO]        insmod (no-op if loaded); unload_module: rmmod
+#   need_module NAME        load the module or record NAME as failed (returns 1)
+#   bg NAME CMD...          start CMD in the background (output: /tmp/NAME.log)
+#   bg_stop                 stop every background command started by bg
+#   ss_rows FILE [COL...]   rows of a sched_shadow table, selected columns
+#   wait_converge MAX_S     wait until every CPU's load_avg is stable
+
+SS=/sys/kernel/debug/sched_shadow
+KO=${KO:-/lib/vm/sched_shadow.ko}
+TAP_STATE=/run/tap.state
+BG_PIDS=/run/bg.pids
+CG=/sys/fs/cgroup
+
+_emit() {
+	echo "$*"
+	[ -e /proc/self/fd/3 ] && echo "$*" >&3
+	return 0
+}
+
+_tap_count() {	# _tap_count pass|fail -> prints the new test number
+	local n p f
+	read -r n p f < "$TAP_STATE" 2>/dev/null || { n=0 p=0 f=0; }
+	n=$((n + 1))
+	if [ "$1" = pass ]; then p=$((p + 1)); else f=$((f + 1)); fi
+	echo "$n $p $f" > "$TAP_STATE"
+	echo "$n"
+}
+
+ok() { _emit "ok $(_tap_count pass) - $*"; }
+not_ok() {
+	local name=$1
+	shift
+	_emit "not ok $(_tap_count fail) - $name"
+	[ $# -gt 0 ] && diag "$*"
+	return 0
+}
+check() {
+	local rc=$1
+	shift
+	if [ "$rc" -eq 0 ]; then ok "$@"; else not_ok "$@"; fi
+}
+tap_skip() { _emit "ok $(_tap_count pass) - $1 # SKIP $2"; }
+
+diag() {
+	if [ $# -gt 0 ]; then
+		echo "$*" | sed 's/^/# /' | while IFS= read -r l; do _emit "$l"; done
+	else
+		sed 's/^/# /' | while IFS= read -r l; do _emit "$l"; done
+	fi
+}
+
+# Export a file to the host: base64 between marker lines on the TAP port
+# only (keeps the console readable).  The host writes build/vm-out/NAME.
+vm_export() {
+	local name=$1 file=$2 size
+	case $name in
+	*[!A-Za-z0-9._-]*|''|.*) diag "vm_export: bad name '$name'"; return 1 ;;
+	esac
+	[ -f "$file" ] || { diag "vm_export: no file $file"; return 1; }
+	size=$(wc -c < "$file")
+	echo "# exporting $file as $name ($size bytes)"
+	{
+		echo "=== VM_EXPORT BEGIN $name $size ==="
+		base64 "$file"
+		echo "=== VM_EXPORT END $name ==="
+	} >&3
+}
+
+# --- kernel log --------------------------------------------------------
+DMESG_BAD='WARNING|BUG|Oops|RCU stall|detected stall|self-detected stall|soft lockup|hard LOCKUP|hung task|blocked for more than|general protection|Call Trace|kernel panic|Kernel panic|UBSAN|KASAN|list_add corruption|list_del corruption'
+
+dmesg_mark() { dmesg | wc -l; }
+dmesg_since() { dmesg | tail -n +$(($1 + 1)); }
+dmesg_clean() {
+	local mark=$1 name=$2 bad
+	bad=$(dmesg_since "$mark" | grep -E "$DMESG_BAD")
+	if [ -z "$bad" ]; then
+		ok "$name"
+	else
+		not_ok "$name"
+		dmesg_since "$mark" | grep -E -B2 -A20 "$DMESG_BAD" | head -n 60 | diag
+	fi
+}
+
+# --- module --------------------------------------------------------------
+module_loaded() { grep -q '^sched_shadow ' /proc/modules; }
+
+load_module() {
+	local ko=${1:-$KO} out
+	module_loaded && return 0
+	if [ ! -f "$ko" ]; then
+		echo "no module file $ko" > /tmp/insmod.err
+		return 1
+	fi
+	out=$(insmod "$ko" 2>&1)
+	local rc=$?
+	echo "$out" > /tmp/insmod.err
+	return $rc
+}
+
+unload_module() {
+	module_loaded || return 0
+	rmmod sched_shadow 2>/tmp/rmmod.err
+}
+
+# need_module NAME: make sure the module is loaded; if it cannot be, record
+# NAME as failed with the reason and return 1 (the scenario then stops).
+need_module() {
+	if load_module; then
+		return 0
+	fi
+	not_ok "$1" "module not loaded: $(cat /tmp/insmod.err 2>/dev/null)"
+	dmesg | grep -i sched_shadow | tail -n 5 | diag
+	return 1
+}
+
+# --- background workloads -----------------------------------------------
+bg() {
+	local name=$1
+	shift
+	"$@" > "/tmp/$name.log" 2>&1 &
+	echo "$! $name" >> "$BG_PIDS"
+}
+
+bg_stop() {
+	local pid name
+	[ -f "$BG_PIDS" ] || return 0
+	while read -r pid name; do
+		kill -TERM "$pid" 2>/dev/null
+	done < "$BG_PIDS"
+	sleep 0.3
+	while read -r pid name; do
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done < "$BG_PIDS"
+	rm -f "$BG_PIDS"
+}
+
+# Write VALUE into cgroup file, creating the cgroup dir and enabling +cpu
+# in every ancestor (cg_mk /t/a/b [weight]).
+cg_mk() {
+	local path=${1#/} w=$2 cur=$CG comp
+	local IFS=/
+	for comp in $path; do
+		echo +cpu > "$cur/cgroup.subtree_control" 2>/dev/null
+		cur=$cur/$comp
+		mkdir -p "$cur"
+	done
+	unset IFS
+	[ -n "$w" ] && echo "$w" > "$cur/cpu.weight"
+	return 0
+}
+
+# Remove a cgroup tree (children first); processes must be gone.
+cg_rm() {
+	local d=$CG/${1#/}
+	[ -d "$d" ] || return 0
+	find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null
+	return 0
+}
+
+# --- sched_shadow tables --------------------------------------------------
+# ss_rows FILE [COL...]: data rows of FILE (no version/header line), with
+# only the named columns (in that order) when COLs are given.
+ss_rows() {
+	local f=$1
+	shift
+	awk -v cols="$*" '
+		NR == 1 { next }
+		NR == 2 { for (i = 1; i <= NF; i++) c[$i] = i; n = split(cols, want, " "); next }
+		{
+			if (n == 0) { print; next }
+			line = ""
+			for (i = 1; i <= n; i++) {
+				v = (want[i] in c) ? $(c[want[i]]) : "?"
+				line = line (i > 1 ? " " : "") v
+			}
+			print line
+		}' "$SS/$f"
+}
+
+# Sum one numeric column of `cpus` over online CPUs ("-" counts as 0).
+ss_sum() { ss_rows cpus "$1" | awk '$1 != "-" { s += $1 } END { printf "%d\n", s }'; }
+
+# wait_converge MAX_S: poll cpus every 0.5 s until no CPU's load_avg moved
+# by more than 3% (or 20 units) between two samples; returns 1 on timeout.
+wait_converge() {
+	local max=${1:-5} t=0 prev cur
+	prev=$(ss_rows cpus cpu load_avg)
+	while [ "$t" -lt $((max * 2)) ]; do
+		sleep 0.5
+		t=$((t + 1))
+		cur=$(ss_rows cpus cpu load_avg)
+		if printf '%s\n--\n%s\n' "$prev" "$cur" | awk '
+			$0 == "--" { second = 1; next }
+			!second { a[$1] = $2; next }
+			{ d = $2 - a[$1]; if (d < 0) d = -d; tol = $2 * 0.03; if (tol < 20) tol = 20; n++
+			  if ($2 == "-" || a[$1] == "-" || d > tol) bad = 1 }
+			END { exit bad || !n }'; then
+			diag "converged after $((t * 5 / 10)).$((t * 5 % 10)) s"
+			return 0
+		fi
+		prev=$cur
+	done
+	diag "load_avg still moving after $max s"
+	return 1
+}
+
+ncpus() { grep -c '^processor' /proc/cpuinfo; }

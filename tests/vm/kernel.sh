@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Prepare a Debian kernel for the VM tests, reproducibly and idempotently:
+#   1. download the image, headers, headers-common and kbuild packages
+#      (apt-get download) into $CACHE/pkgs/,
+#   2. unpack them into $CACHE/<KERNEL>/root/ and point the headers'
+#      Makefile at the unpacked -common tree,
+#   3. extract vmlinux (ELF with the .BTF section) from the bzImage,
+#   4. write $CACHE/<KERNEL>.env with VM_RELEASE VM_KDIR VM_BTF VM_VMLINUZ.
+#
+# usage: kernel.sh [KERNEL]      KERNEL = bookworm (default) | bullseye | trixie
+#
+# bookworm uses the host's apt configuration (this is a Debian 12 host).
+# bullseye and trixie use a private apt state under $CACHE/apt/<KERNEL>/
+# (its own sources.list and package lists, nothing installed); that path
+# is written but has not been exercised yet.
+set -euo pipefail
+
+KERNEL=${1:-${KERNEL:-bookworm}}
+CACHE=${CACHE:-/var/cache/sched_shadow}
+PKGS=$CACHE/pkgs
+ROOT=$CACHE/$KERNEL/root
+ENV_OUT=$CACHE/$KERNEL.env
+
+die() { echo "vm-kernel: $*" >&2; exit 1; }
+log() { echo "vm-kernel: $*" >&2; }
+
+case $KERNEL in
+bookworm) APT_SUITE= ;;
+bullseye) APT_SUITE=bullseye ;;
+trixie)   APT_SUITE=trixie ;;
+*) die "unknown KERNEL=$KERNEL (bookworm, bullseye or trixie)" ;;
+esac
+
+mkdir -p "$PKGS" "$ROOT"
+
+# apt for the suite: the host's own, or a private state for other suites.
+APT_OPTS=()
+if [ -n "$APT_SUITE" ]; then
+	A=$CACHE/apt/$KERNEL
+	mkdir -p "$A/lists/partial" "$A/cache/archives/partial"
+	: > "$A/status"
+	echo "deb http://deb.debian.org/debian $APT_SUITE main" > "$A/sources.list"
+	APT_OPTS=(-o "Dir::Etc::SourceList=$A/sources.list" -o "Dir::Etc::SourceParts=-"
+		  -o "Dir::State::Lists=$A/lists" -o "Dir::State::status=$A/status"
+		  -o "Dir::Cache=$A/cache")
+	if [ -z "$(ls "$A/lists" 2>/dev/null | grep -v partial)" ]; then
+		log "apt-get update for $APT_SUITE (private state in $A)"
+		apt-get "${APT_OPTS[@]}" update -q >/dev/null || die "apt-get update for $APT_SUITE failed"
+	fi
+fi
+
+# Print the linux-* packages a package depends on (one name per line).
+deps_of() {
+	apt-cache "${APT_OPTS[@]}" depends "$1" 2>/dev/null |
+		awk -v re="$2" '$1 == "Depends:" && $2 ~ re { print $2 }'
+}
+
+# Resolve the current ABI: linux-image-amd64 -> linux-image-<release>.
+img_pkg=$(deps_of linux-image-amd64 '^linux-image-[0-9]' | head -n1)
+[ -n "$img_pkg" ] || die "cannot resolve linux-image-amd64 (is apt-get update done?)"
+release=${img_pkg#linux-image-}
+hdr_pkg=linux-headers-$release
+extra=$(deps_of "$hdr_pkg" '^linux-(headers|kbuild)-')
+[ -n "$extra" ] || die "cannot resolve dependencies of $hdr_pkg"
+pkgs="$img_pkg $hdr_pkg $extra"
+log "KERNEL=$KERNEL release=$release packages: $(echo $pkgs)"
+
+# 1. download what is not in the cache yet (any version of that package name).
+debs=()
+for p in $pkgs; do
+	f=$(ls -t "$PKGS/${p}_"*.deb 2>/dev/null | head -n1 || true)
+	if [ -z "$f" ]; then
+		log "downloading $p"
+		(cd "$PKGS" && apt-get "${APT_OPTS[@]}" download -q "$p" >/dev/null) ||
+			die "apt-get download $p failed"
+		f=$(ls -t "$PKGS/${p}_"*.deb 2>/dev/null | head -n1 || true)
+		[ -n "$f" ] || die "apt-get download $p left no .deb in $PKGS"
+	fi
+	debs+=("$f")
+done
+
+# 2. unpack once per set of .debs (a stamp records which set).
+stamp=$ROOT/.unpacked
+want=$(for f in "${debs[@]}"; do basename "$f"; done | sort)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+	log "unpacking into $ROOT"
+	rm -rf "$ROOT"; mkdir -p "$ROOT"
+	for f in "${debs[@]}"; do dpkg-deb -x "$f" "$ROOT"; done
+	echo "$want" > "$stamp"
+fi
+
+KDIR=$ROOT/usr/src/linux-headers-$release
+VMLINUZ=$ROOT/boot/vmlinuz-$release
+[ -f "$KDIR/Makefile" ] || die "no $KDIR/Makefile after unpacking"
+[ -f "$VMLINUZ" ] || die "no $VMLINUZ after unpacking"
+
+# The arch headers' Makefile includes the -common tree by absolute path:
+# point it into $ROOT (idempotent: only rewrites paths not yet under $ROOT).
+sed -i -E "s#^include /usr/src/#include $ROOT/usr/src/#" "$KDIR/Makefile"
+inc=$(awk '$1 == "include" { print $2 }' "$KDIR/Makefile")
+for i in $inc; do [ -f "$i" ] || die "$KDIR/Makefile includes missing $i"; done
+[ -e "$KDIR/scripts/Makefile.build" ] || die "$KDIR/scripts does not resolve (linux-kbuild missing?)"
+
+# 3. vmlinux from the bzImage: find the first compressed payload and
+# decompress it (xz on Debian; zstd and gzip handled for other kernels).
+VMLINUX=$CACHE/$KERNEL/vmlinux
+if [ ! -s "$VMLINUX" ] || [ "$VMLINUZ" -nt "$VMLINUX" ]; then
+	log "extracting vmlinux from $(basename "$VMLINUZ")"
+	read -r kind off < <(python3 - "$VMLINUZ" <<'PY'
+import sys
+data = open(sys.argv[1], 'rb').read()
+magics = [('xz', b'\xfd7zXZ\x00'), ('zstd', b'\x28\xb5\x2f\xfd'), ('gzip', b'\x1f\x8b\x08')]
+hits = [(data.find(m), k) for k, m in magics if data.find(m) >= 0]
+if not hits:
+    print('none 0'); sys.exit(0)
+off, kind = min(hits)
+print(kind, off)
+PY
+	)
+	case $kind in
+	xz)   dec=(xz -dc --single-stream) ;;
+	zstd) dec=(zstd -dcq) ;;
+	gzip) dec=(gzip -dc) ;;
+	*) die "no xz/zstd/gzip payload found in $VMLINUZ" ;;
+	esac
+	# zstd/gzip complain about trailing data after the payload; the
+	# output is complete anyway, the ELF check below decides.
+	tail -c +$((off + 1)) "$VMLINUZ" | "${dec[@]}" > "$VMLINUX.tmp" 2>/dev/null || true
+	[ "$(head -c 4 "$VMLINUX.tmp" | od -An -c | tr -d ' ')" = '177ELF' ] ||
+		die "decompressed $kind payload of $VMLINUZ is not an ELF file"
+	python3 - "$VMLINUX.tmp" <<'PY' || die "extracted vmlinux has no .BTF section"
+import sys, struct
+f = open(sys.argv[1], 'rb'); d = f.read()
+shoff, = struct.unpack_from('<Q', d, 0x28)
+shentsize, shnum, shstrndx = struct.unpack_from('<HHH', d, 0x3a)
+def sh(i): return struct.unpack_from('<IIQQQQ', d, shoff + i * shentsize)
+stroff = sh(shstrndx)[4]
+names = [d[stroff + sh(i)[0]:d.index(b'\0', stroff + sh(i)[0])] for i in range(shnum)]
+sys.exit(0 if b'.BTF' in names else 1)
+PY
+	mv "$VMLINUX.tmp" "$VMLINUX"
+fi
+
+# 4. the environment file the make targets read.
+cat > "$ENV_OUT.tmp" <<ENV
+# written by tests/vm/kernel.sh $KERNEL
+VM_KERNEL=$KERNEL
+VM_RELEASE=$release
+VM_KDIR=$KDIR
+VM_BTF=$VMLINUX
+VM_VMLINUZ=$VMLINUZ
+ENV
+mv "$ENV_OUT.tmp" "$ENV_OUT"
+log "wrote $ENV_OUT"

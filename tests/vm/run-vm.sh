@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot the VM test kernel with an initramfs, stream the guest's TAP to
+# stdout, extract exported files and write the suite summary.
+#
+# usage: run-vm.sh MODE VMLINUZ INITRD OUTDIR
+#   MODE      test | demo
+#   OUTDIR    gets console.log (kernel + guest console), tap.log (second
+#             serial port: TAP and exports) and vm-out/<NAME> exports
+# environment:
+#   VM_ACCEL      qemu -accel value (default tcg; tcg,thread=single for
+#                 repeated insmod/rmmod with kretprobes, see DESIGN.md)
+#   VM_SMP        default 6,sockets=3,cores=2 (>= 3 groups in a domain)
+#   VM_MEM        default 2G
+#   VM_TIMEOUT    seconds before the VM is killed (default 900)
+#   VM_SCENARIOS  comma-separated globs of scenario names to run
+#   VM_SCENARIO_TIMEOUT  per-scenario guest timeout (default 120)
+#   VM_APPEND     extra kernel command line
+#   SUMMARY       file for "N passed, N failed" (test mode)
+#   EXPORT_DIR    where exports go (default OUTDIR/vm-out)
+set -uo pipefail
+mode=$1 vmlinuz=$2 initrd=$3 outdir=$4
+accel=${VM_ACCEL:-tcg}
+smp=${VM_SMP:-6,sockets=3,cores=2}
+mem=${VM_MEM:-2G}
+tmo=${VM_TIMEOUT:-900}
+exports=${EXPORT_DIR:-$outdir/vm-out}
+summary=${SUMMARY:-}
+
+mkdir -p "$outdir" "$exports"
+console=$outdir/console.log tap=$outdir/tap.log
+: > "$console"; : > "$tap"; rm -f "$outdir/export.errors"
+[ -n "$summary" ] && { mkdir -p "$(dirname "$summary")"; echo "0 passed, 1 failed" > "$summary"; }
+
+append="console=ttyS0 panic=-1 oops=panic quiet loglevel=5 noautogroup mitigations=off"
+append="$append rdinit=/init vmtest.mode=$mode"
+[ -n "${VM_SCENARIOS:-}" ] && append="$append vmtest.only=${VM_SCENARIOS// /,}"
+[ -n "${VM_SCENARIO_TIMEOUT:-}" ] && append="$append vmtest.timeout=$VM_SCENARIO_TIMEOUT"
+[ -n "${VM_APPEND:-}" ] && append="$append $VM_APPEND"
+
+echo "# vm: booting $(basename "$vmlinuz") accel=$accel smp=$smp mem=$mem timeout=${tmo}s"
+echo "# vm: console log $console"
+start=$(date +%s)
+timeout -k 10 "$tmo" qemu-system-x86_64 \
+	-nodefaults -nographic -no-reboot -monitor none \
+	-accel "$accel" -smp "$smp" -m "$mem" \
+	-serial "file:$console" -serial "file:$tap" \
+	-kernel "$vmlinuz" -initrd "$initrd" -append "$append" \
+	</dev/null >"$outdir/qemu.out" 2>&1 &
+qpid=$!
+
+# Live view: TAP lines as they arrive, without the export payloads.
+tail -n +1 -F --pid=$qpid "$tap" 2>/dev/null | tr -d '\r' |
+	awk '/^=== VM_EXPORT BEGIN / { skip = 1; next }
+	     /^=== VM_EXPORT END /   { skip = 0; next }
+	     /^=== VM_DONE ===$/     { next }
+	     !skip { print; fflush() }' &
+tpid=$!
+wait $qpid
+qrc=$?
+wait $tpid 2>/dev/null
+elapsed=$(( $(date +%s) - start ))
+
+tr -d '\r' < "$tap" > "$tap.clean"
+
+# Exports: base64 payloads between the marker lines.
+awk -v dir="$exports" '
+	/^=== VM_EXPORT BEGIN / { name = $4; size = $5; f = dir "/" name ".b64"; printf "" > f; on = 1; next }
+	/^=== VM_EXPORT END /   { if (on) { close(f); print name, size }; on = 0; next }
+	on { print >> f }' "$tap.clean" | while read -r name size; do
+	if base64 -d "$exports/$name.b64" > "$exports/$name" 2>/dev/null &&
+	   [ "$(stat -c %s "$exports/$name")" = "$size" ]; then
+		echo "# vm: exported $exports/$name ($size bytes)"
+	else
+		echo "# vm: export $name is damaged (expected $size bytes)"
+		echo "$name" >> "$outdir/export.errors"
+	fi
+	rm -f "$exports/$name.b64"
+done
+
+done_seen=0
+grep -q '^=== VM_DONE ===$' "$tap.clean" && done_seen=1
+if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+	echo "# vm: TIMEOUT: killed after ${tmo}s; last console lines:"
+	tail -n 30 "$console" | tr -d '\r' | sed 's/^/#   /'
+elif [ $done_seen -eq 0 ]; then
+	echo "# vm: the guest stopped before finishing (qemu exit $qrc); last console lines:"
+	tail -n 40 "$console" | tr -d '\r' | sed 's/^/#   /'
+	sed 's/^/#   qemu: /' "$outdir/qemu.out"
+fi
+# kernel lines only (they carry a timestamp); the console also mirrors TAP
+kre='^\[ *[0-9]+\.[0-9]+\] .*(Kernel panic|BUG:|Oops|WARNING:|detected stall|soft lockup|blocked for more than)'
+if tr -d '\r' < "$console" | grep -qE "$kre"; then
+	echo "# vm: the console shows kernel errors:"
+	tr -d '\r' < "$console" | grep -E -A12 "$kre" | head -n 60 | sed 's/^/#   /'
+fi
+echo "# vm: wall time ${elapsed}s"
+
+[ "$mode" = test ] || exit $(( done_seen ? 0 : 1 ))
+
+# Test mode: trust the run only if it finished; recount on the host.
+pass=$(grep -cE '^ok [0-9]+' "$tap.clean")
+fail=$(grep -cE '^not ok [0-9]+' "$tap.clean")
+plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tap.clean" | tail -n 1)
+claim=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$tap.clean" | tail -n 1)
+complete=1
+if [ $done_seen -eq 0 ] || [ -z "$claim" ]; then
+	echo "# vm: incomplete run ($pass passed and $fail failed before it stopped): counted as failed"
+	complete=0
+	fail=$((fail + 1))
+elif [ "$plan" != "$((pass + fail))" ] || [ "$claim" != "$pass passed, $fail failed" ]; then
+	echo "# vm: guest claims '$claim' (plan $plan) but the host counted $pass ok / $fail not ok"
+	fail=$((fail + 1))
+fi
+if [ -s "$outdir/export.errors" ]; then
+	echo "# vm: damaged exports: $(tr '\n' ' ' < "$outdir/export.errors")"
+	fail=$((fail + 1))
+fi
+line="$pass passed, $fail failed"
+echo "$line"
+# the summary keeps "0 passed, 1 failed" unless the run completed
+[ -n "$summary" ] && [ $complete -eq 1 ] && echo "$line" > "$summary"
+[ $fail -eq 0 ]

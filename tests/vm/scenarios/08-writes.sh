@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+# Scenario 8: the writable files accept only what docs/debugfs.md says.
+# Bad input gets EINVAL (wr reports the errno of one write(2)) and changes
+# nothing; reset 1 clears the counters; enable 0 freezes them under load
+# and enable 1 resumes them.
+# timeout: 90
+need_module "writes: module loaded" || return 0
+bg w8 burn -t 4 -r 5 -s 5 -d 0 -q
+sleep 1
+
+long=$(awk 'BEGIN { while (i++ < 5000) printf "1" }')
+for f in reset enable; do
+	p0=$(ss_sum published)
+	bad=
+	for v in 2 abc '' '\n' -1 1x ' 1' '1\n\n' '0x1' "$long"; do
+		out=$(wr -e "$SS/$f" "$v")
+		[ "$out" = "error EINVAL" ] || bad="$bad [$(echo "$v" | cut -c1-12)]->'$out'"
+	done
+	# busybox echo: the shell only sees success or failure
+	echo "abc" > "$SS/$f" 2>/dev/null && bad="$bad [echo abc succeeded]"
+	p1=$(ss_sum published)
+	e=$(cat "$SS/enable")
+	if [ -z "$bad" ]; then ok "writes: bad input to $f gets EINVAL"; else not_ok "writes: bad input to $f gets EINVAL" "$bad"; fi
+	if [ "$e" = 1 ] && [ "$p1" -ge "$p0" ]; then
+		ok "writes: bad input to $f changes nothing (enable $e, published $p0 -> $p1)"
+	else
+		not_ok "writes: bad input to $f changes nothing (enable $e, published $p0 -> $p1)"
+	fi
+done
+
+p0=$(ss_sum published)
+out=$(wr "$SS/reset" 1)
+sleep 0.2
+p1=$(ss_sum published)
+if [ "$out" = "ok 1" ] && [ "$p1" -lt "$p0" ]; then ok "writes: reset 1 clears the counters (published $p0 -> $p1)"; else not_ok "writes: reset 1 clears the counters (published $p0 -> $p1, write: $out)"; fi
+out=$(wr -e "$SS/reset" '1\n')
+[ "$out" = "ok 2" ] && ok "writes: reset accepts '1\\n'" || not_ok "writes: reset accepts '1\\n'" "write: $out"
+
+out=$(wr -e "$SS/enable" '0\n')
+e=$(cat "$SS/enable")
+sleep 0.3
+a=$(ss_sum published)
+sleep 1.5
+b=$(ss_sum published)
+if [ "$out" = "ok 2" ] && [ "$e" = 0 ] && [ "$a" = "$b" ]; then
+	ok "writes: enable 0 stops the counters (published $a -> $b in 1.5 s under load)"
+else
+	not_ok "writes: enable 0 stops the counters (published $a -> $b in 1.5 s under load, enable reads '$e', write: $out)"
+fi
+out=$(wr "$SS/enable" 1)
+e=$(cat "$SS/enable")
+sleep 1
+c=$(ss_sum published)
+if [ "$out" = "ok 1" ] && [ "$e" = 1 ] && [ "$c" -gt "$b" ]; then
+	ok "writes: enable 1 resumes them (published $b -> $c)"
+else
+	not_ok "writes: enable 1 resumes them (published $b -> $c, enable reads '$e', write: $out)"
+fi
+bg_stop
