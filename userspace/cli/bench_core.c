@@ -3,6 +3,9 @@
  * bench workload, cgroup v2 helpers and the bench/run option parsers
  * (see bench_core.h).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* nftw FTW_PHYS, aligned_alloc */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Option parsing of `bench` and `run` (userspace/cli/bench_core.c):
+ * defaults, accepted forms, and every usage error a user can hit, plus
+ * a 0.2 s smoke run of the workload itself (1 message thread, 2 workers).
+ */
+#define _GNU_SOURCE
+#include "tap.h"
+#include <string.h>
+#include <stdlib.h>
+#define LAT_NO_LOADER
+#include "cli/latency.c"
+#include "cli/bench_core.c"
+
+#define ARGC(a) ((int)(sizeof(a) / sizeof(a[0])) - 1)
+
+static int bench(int argc, char **argv, struct bench_opts *o, char *err)
+{
+	err[0] = 0;
+	return bench_parse_args(argc, argv, o, err, 256);
+}
+
+static int run(int argc, char **argv, struct run_opts *o, char *err)
+{
+	err[0] = 0;
+	return run_parse_args(argc, argv, o, err, 256);
+}
+
+int main(void)
+{
+	struct bench_opts o;
+	struct run_opts r;
+	struct bench_result *res = calloc(1, sizeof(*res));
+	char err[256];
+
+	tap_begin("bench_args");
+	{
+		char *a[] = { "bench", NULL };
+
+		tap_ok(bench(ARGC(a), a, &o, err) == 0 && o.msg_threads == 2 && o.workers == 4 &&
+		       o.burn_us == 100 && o.sleep_us == 1000 && o.duration_s == 5 && !o.cgroup &&
+		       !o.json, "bench: defaults");
+	}
+	{
+		char *a[] = { "bench", "-m", "3", "--workers=5", "-C", "50", "--sleep-us", "0",
+			      "-d", "0.5", "--cgroup", "a/b", "--weight", "200", "--json", NULL };
+
+		tap_ok(bench(ARGC(a), a, &o, err) == 0 && o.msg_threads == 3 && o.workers == 5 &&
+		       o.burn_us == 50 && o.sleep_us == 0 && o.duration_s == 0.5 &&
+		       !strcmp(o.cgroup, "a/b") && o.weight == 200 && o.json,
+		       "bench: every option, short and long forms (%s)", err);
+	}
+	{
+		char *a[] = { "bench", "-m", "0", NULL };
+
+		tap_ok(bench(ARGC(a), a, &o, err) < 0 && strstr(err, "-m"), "bench: -m 0 refused: %s", err);
+	}
+	{
+		char *a[] = { "bench", "-t", "abc", NULL };
+
+		tap_ok(bench(ARGC(a), a, &o, err) < 0 && strstr(err, "abc"), "bench: non-numeric refused: %s", err);
+	}
+	{
+		char *a[] = { "bench", "-d", "-1", NULL };
+
+		tap_ok(bench(ARGC(a), a, &o, err) < 0, "bench: negative duration refused: %s", err);
+	}
+	{
+		char *a[] = { "bench", "-C", "5x", NULL };
+
+		tap_ok(bench(ARGC(a), a, &o, err) < 0, "bench: trailing junk refused: %s", err);
+	}
+	{
+		char *a[] = { "bench", "--weight", "100", NULL };
+
+		tap_ok(bench(ARGC(a), a, &o, err) < 0 && strstr(err, "--cgroup"),
+		       "bench: --weight without --cgroup refused: %s", err);
+	}
+	{
+		char *a[] = { "bench", "--cgroup", "x", "--weight", "10001", NULL };
+
+		tap_ok(bench(ARGC(a), a, &o, err) < 0 && strstr(err, "--weight"),
+		       "bench: weight out of 1..10000 refused: %s", err);
+	}
+	{
+		char *a[] = { "bench", "-m", "100", "-t", "100", NULL };
+
+		tap_ok(bench(ARGC(a), a, &o, err) < 0 && strstr(err, "too many"), "bench: thread cap: %s", err);
+	}
+	{
+		char *a[] = { "bench", "--bogus", NULL };
+
+		tap_ok(bench(ARGC(a), a, &o, err) < 0 && strstr(err, "--bogus"), "bench: unknown option: %s", err);
+	}
+	{
+		char *a[] = { "bench", "-d", NULL };
+
+		tap_ok(bench(ARGC(a), a, &o, err) < 0 && strstr(err, "needs a value"),
+		       "bench: missing value: %s", err);
+	}
+	{
+		char *a[] = { "bench", "extra", NULL };
+
+		tap_ok(bench(ARGC(a), a, &o, err) < 0 && strstr(err, "extra"), "bench: stray argument: %s", err);
+	}
+
+	{
+		char *a[] = { "run", "--", "sh", "-c", "exit 7", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) == 0 && r.bpf == 1 && r.fmt == RUN_FMT_TEXT &&
+		       !strcmp(r.cmd[0], "sh") && !strcmp(r.cmd[2], "exit 7") && !r.cmd[3],
+		       "run: CMD after --, defaults (%s)", err);
+	}
+	{
+		char *a[] = { "run", "--cgroup", "x/y", "--no-bpf", "--json", "--debugfs", "/d",
+			      "--", "bench", "-d", "1", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) == 0 && !r.bpf && r.fmt == RUN_FMT_JSON &&
+		       !strcmp(r.cgroup, "x/y") && !strcmp(r.debugfs, "/d") &&
+		       !strcmp(r.cmd[0], "bench") && !strcmp(r.cmd[1], "-d"),
+		       "run: options, CMD keeps its own options (%s)", err);
+	}
+	{
+		char *a[] = { "run", "--prom", "sleep", "--json", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) == 0 && r.fmt == RUN_FMT_PROM &&
+		       !strcmp(r.cmd[1], "--json"), "run: options stop at CMD without --");
+	}
+	{
+		char *a[] = { "run", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) < 0 && strstr(err, "no command"), "run: no CMD: %s", err);
+	}
+	{
+		char *a[] = { "run", "--", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) < 0 && strstr(err, "no command"), "run: empty CMD after --: %s", err);
+	}
+	{
+		char *a[] = { "run", "--json", "--prom", "--", "true", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) < 0 && strstr(err, "exclude"), "run: --json with --prom: %s", err);
+	}
+	{
+		char *a[] = { "run", "--cgroup", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) < 0 && strstr(err, "needs a value"), "run: --cgroup without path: %s", err);
+	}
+	{
+		char *a[] = { "run", "--cgroup=", "--", "true", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) < 0 && strstr(err, "non-empty"), "run: empty --cgroup: %s", err);
+	}
+	{
+		char *a[] = { "run", "--frob", "--", "true", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) < 0 && strstr(err, "--frob"), "run: unknown option: %s", err);
+	}
+
+	/* The workload itself, briefly */
+	{
+		char *a[] = { "bench", "-m", "1", "-t", "2", "-d", "0.2", "-C", "20", "-s", "500", NULL };
+		int rc = bench(ARGC(a), a, &o, err);
+
+		rc = rc ? rc : bench_run(&o, res, err, sizeof(err));
+		tap_ok(rc == 0 && res->requests > 0 && res->lat.count == res->requests,
+		       "bench_run: requests recorded (%llu)", (unsigned long long)res->requests);
+		tap_ok(rc == 0 && res->wakeups <= res->requests + 2 && res->runtime_s >= 0.2 &&
+		       res->runtime_s < 2, "bench_run: wakeups <= requests, runtime ~0.2 s (%.3f)",
+		       res->runtime_s);
+		tap_ok(rc == 0 && lat_fine_percentile(&res->lat, 0.5) <= res->lat.max,
+		       "bench_run: p50 <= max");
+	}
+	free(res);
+	return tap_end();
+}
