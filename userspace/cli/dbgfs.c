@@ -268,9 +268,16 @@ int dbgfs_probe_root(const char *root, struct dbgfs_error *err)
 	if (slash && slash != parent) {
 		*slash = '\0';
 		if (strcmp(parent, "/sys/kernel/debug") == 0) {
+			if (statfs(parent, &sfs) == 0 && (unsigned long)sfs.f_type != DEBUGFS_MAGIC &&
+			    access("/sys/module/sched_shadow", F_OK) != 0)
+				return seterr(err, DBGFS_ENOMODULE, 0,
+					      "sched_shadow module not loaded: sudo insmod sched_shadow.ko "
+					      "(debugfs is not mounted either: sudo mount -t debugfs none %s)",
+					      parent);
 			if (statfs(parent, &sfs) == 0 && (unsigned long)sfs.f_type != DEBUGFS_MAGIC)
 				return seterr(err, DBGFS_ENODEBUGFS, 0,
-					      "debugfs not mounted at %s: sudo mount -t debugfs none %s",
+					      "sched_shadow is loaded but debugfs is not mounted at %s: "
+					      "sudo mount -t debugfs none %s",
 					      parent, parent);
 			if (access(parent, X_OK) != 0 && (errno == EACCES || errno == EPERM))
 				return seterr(err, DBGFS_EACCES, 0,
