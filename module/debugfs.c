@@ -19,6 +19,7 @@
 #include "kstruct.h"
 #include "shadow.h"
 #include "core/parse.h"
+#include "audit.h"
 
 static struct dentry *shadow_dir;
 
@@ -44,6 +45,7 @@ static int shadow_info_show(struct seq_file *m, void *v)
 	}
 	seq_puts(m, "feature.shadow active\n");
 	seq_puts(m, "feature.trace_events active\n");
+	shadow_audit_info(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(shadow_info);
@@ -189,6 +191,7 @@ static ssize_t shadow_reset_write(struct file *file, const char __user *ubuf,
 	if (!shadow_parse_uint(buf, count, 1, &v) || v != 1)
 		return -EINVAL;
 	shadow_reset();
+	shadow_audit_reset();
 	return count;
 }
 
@@ -242,6 +245,7 @@ int shadow_debugfs_init(void)
 	debugfs_create_file("groups", 0400, shadow_dir, NULL, &shadow_groups_fops);
 	debugfs_create_file("reset", 0200, shadow_dir, NULL, &shadow_reset_fops);
 	debugfs_create_file("enable", 0600, shadow_dir, NULL, &shadow_enable_fops);
+	shadow_audit_debugfs_init(shadow_dir);
 	return 0;
 }
 

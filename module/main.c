@@ -20,6 +20,7 @@
 
 #include "kstruct.h"
 #include "shadow.h"
+#include "audit.h"
 
 #define SHADOW_BUDGET_MIN	16
 #define SHADOW_BUDGET_MAX	65536
@@ -31,6 +32,10 @@ MODULE_PARM_DESC(walk_budget, "max entities visited per walk, 16..65536 (default
 static bool enable = true;
 module_param(enable, bool, 0444);
 MODULE_PARM_DESC(enable, "start with the probes enabled (default 1; see debugfs `enable`)");
+
+static char *lb_symbol;
+module_param(lb_symbol, charp, 0444);
+MODULE_PARM_DESC(lb_symbol, "function the load-balancer audit probes; must have the prototype struct sched_group *f(struct lb_env *) in BTF (default: the first known one)");
 
 unsigned int shadow_checks_passed;
 
@@ -145,10 +150,15 @@ static int __init shadow_init(void)
 	}
 	if (!enable)
 		static_branch_disable(&shadow_enabled);
+	err = shadow_audit_init(lb_symbol);
+	if (err) {
+		pr_err("not loading: out of memory for the load-balancer audit\n");
+		goto out_free_state;
+	}
 	err = shadow_debugfs_init();
 	if (err) {
 		pr_err("not loading: cannot create debugfs directory (%d)\n", err);
-		goto out_free_state;
+		goto out_audit_exit;
 	}
 	err = shadow_probes_register();
 	if (err)
@@ -158,6 +168,8 @@ static int __init shadow_init(void)
 
 out_remove_debugfs:
 	shadow_debugfs_exit();
+out_audit_exit:
+	shadow_audit_exit();
 out_free_state:
 	shadow_state_free();
 	return err;
@@ -167,6 +179,7 @@ static void __exit shadow_exit(void)
 {
 	shadow_probes_unregister();
 	shadow_debugfs_exit();
+	shadow_audit_exit();
 	shadow_state_free();
 }
 

@@ -172,6 +172,13 @@ static enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 		d--;
 	}
 
+	/*
+	 * On an idle CPU (a task was just woken there and schedule() has not
+	 * run yet) the first queued task is not waiting behind anyone: only
+	 * the ones after it are work to give.
+	 */
+	if (is_idle_task(running) && movable && movable >= fr[0].h_tasks)
+		movable = fr[0].h_tasks - 1;
 	out->shadow_fp = fr[0].acc_fp;
 	out->shadow_avg_fp = fr[0].acc_avg_fp;
 	out->h_nr_running = fr[0].h_tasks;

@@ -85,6 +85,49 @@ TRACE_EVENT(sched_load_se,
 		  __entry->load, __entry->rbl_load, __entry->util, __entry->shadow)
 );
 
+TRACE_EVENT(lb_verdict,
+
+	TP_PROTO(int dst_cpu, const char *domain, int idle, int verdict, int pick,
+		 const int *tracker_pick),
+
+	TP_ARGS(dst_cpu, domain, idle, verdict, pick, tracker_pick),
+
+	TP_STRUCT__entry(
+		__field(int, dst_cpu)
+		__array(char, domain, 8)
+		__field(int, idle)
+		__field(int, verdict)
+		__field(int, pick)
+		__field(int, kernel)
+		__field(int, shadow)
+		__field(int, shadow_avg)
+		__field(int, weight)
+		__field(int, nr)
+	),
+
+	TP_fast_assign(
+		__entry->dst_cpu = dst_cpu;
+		strscpy(__entry->domain, domain, 8);
+		__entry->idle = idle;
+		__entry->verdict = verdict;
+		__entry->pick = pick;
+		__entry->kernel = tracker_pick[0];
+		__entry->shadow = tracker_pick[1];
+		__entry->shadow_avg = tracker_pick[2];
+		__entry->weight = tracker_pick[3];
+		__entry->nr = tracker_pick[4];
+	),
+
+	/* group picks are shown by their first CPU in env->cpus, -1 for none */
+	TP_printk("dst_cpu=%d domain=%s idle=%s verdict=%s pick=%d kernel=%d shadow=%d shadow_avg=%d weight=%d nr=%d",
+		  __entry->dst_cpu, __entry->domain,
+		  __print_symbolic(__entry->idle, { 0, "idle" }, { 1, "busy" }, { 2, "newidle" }),
+		  __print_symbolic(__entry->verdict, { 0, "right" }, { 1, "wrong" },
+				   { 2, "missed" }, { 3, "none" }, { 4, "busy" }),
+		  __entry->pick, __entry->kernel, __entry->shadow, __entry->shadow_avg,
+		  __entry->weight, __entry->nr)
+);
+
 #endif /* SHADOW_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

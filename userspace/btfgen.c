@@ -155,6 +155,60 @@ static int release_from_elf(const char *path, char *out, size_t len)
 	return found;
 }
 
+
+/* Is @id a pointer to a struct named @sname (through typedefs/modifiers)? */
+static int is_ptr_to_struct(const struct btf *btf, __u32 id, const char *sname)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, id));
+
+	if (!t || !btf_is_ptr(t))
+		return 0;
+	t = btf__type_by_id(btf, btf__resolve_type(btf, t->type));
+	return t && btf_is_struct(t) && !strcmp(btf__name_by_offset(btf, t->name_off), sname);
+}
+
+/*
+ * "@macro ret_struct arg_struct [preferred names...]": every function in
+ * BTF with exactly the prototype "struct ret_struct *f(struct arg_struct *)",
+ * preferred names first.  BTF only describes functions whose prototype the
+ * compiler kept, so a name listed here is safe to probe with that ABI.
+ */
+static void emit_funcs(FILE *out, const struct btf *btf, char **w, int nw)
+{
+	const char *found[64];
+	int nfound = 0, k, id, n = btf__type_cnt(btf);
+
+	for (id = 1; id < n && nfound < 64; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id), *proto;
+		const struct btf_param *prm;
+
+		if (!btf_is_func(t))
+			continue;
+		proto = btf__type_by_id(btf, t->type);
+		if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) != 1)
+			continue;
+		prm = btf_params(proto);
+		if (!is_ptr_to_struct(btf, proto->type, w[1]) ||
+		    !is_ptr_to_struct(btf, prm->type, w[2]))
+			continue;
+		found[nfound++] = btf__name_by_offset(btf, t->name_off);
+	}
+	fprintf(out, "/* functions: struct %s *f(struct %s *) */\n#define KS_FUNCS_%s",
+		w[1], w[2], w[0] + 1);
+	/* preferred names first, then any other match (a rename we do not know yet) */
+	for (k = 3; k <= nw; k++) {
+		int i;
+
+		for (i = 0; i < nfound; i++) {
+			if (!found[i] || (k < nw && strcmp(found[i], w[k])))
+				continue;
+			fprintf(out, " \\\n\t\"%s\",", found[i]);
+			found[i] = NULL;
+		}
+	}
+	fprintf(out, "\n\n");
+}
+
 static void usage(int code)
 {
 	fprintf(code ? stderr : stdout,
@@ -239,6 +293,12 @@ int main(int argc, char **argv)
 			continue;
 		if (nw < 2)
 			die("%s:%d: expected 'struct field [alternatives]'", manifest, lineno);
+		if (w[0][0] == '@') {
+			if (nw < 3)
+				die("%s:%d: expected '@macro ret_struct arg_struct [names]'", manifest, lineno);
+			emit_funcs(out, btf, w, nw);
+			continue;
+		}
 		sname = w[0];
 		for (; *sname == '?' || *sname == '='; sname++) {
 			optional |= *sname == '?';
