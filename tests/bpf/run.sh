@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Host BPF suite: the sched-shadow CLI's BPF collection and run/bench on the
+# host kernel (raw tracepoints; the sched_shadow module is NOT loaded here,
+# so this also covers the module-less paths).  Needs root for BPF and
+# cgroups.  TAP on stdout; "N passed, N failed" into $TAP_SUMMARY.
+#   SCHED_SHADOW=path/to/sched-shadow  (default build/sched-shadow)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$top/tests/lib/tap.sh"
+SS=${SCHED_SHADOW:-$top/build/sched-shadow}
+tmp=$(mktemp -d /tmp/sched-shadow-bpf.XXXXXX)
+CG=sched-shadow-bpf-test.$$
+trap 'rm -rf "$tmp"' EXIT
+
+tap_begin bpf
+
+[ -x "$SS" ]; ok $? "sched-shadow binary exists ($SS)"
+if [ ! -x "$SS" ]; then tap_end; exit 1; fi
+cgmnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+
+# Python helper: evaluate an expression over JSON files; exit 0 if true.
+jcheck() { # jcheck 'expr using r (run) and b (bench)' run.json [bench.json]
+	python3 - "$@" <<'PY'
+import json, sys
+expr, rf = sys.argv[1], sys.argv[2]
+r = json.load(open(rf))
+b = json.load(open(sys.argv[3])) if len(sys.argv) > 3 else None
+def cg(id_):
+    return next((c for c in r["bpf"]["cgroups"] if c["id"] == id_), None)
+try:
+    v = eval(expr)
+except Exception as e:
+    print("# check raised %r" % (e,)); sys.exit(1)
+if not v:
+    print("# false: " + expr)
+sys.exit(0 if v else 1)
+PY
+}
+
+# --- module commands without the module ---------------------------------
+"$SS" --debugfs "$tmp/sched_shadow" cpus >"$tmp/cpus.out" 2>"$tmp/cpus.err"; rc=$?
+[ $rc -ne 0 ] && grep -q "module not loaded" "$tmp/cpus.err"
+ok $? "cpus without the module: non-zero exit ($rc) and 'module not loaded'"
+"$SS" cpus >/dev/null 2>"$tmp/cpus2.err"; rc=$?
+[ $rc -ne 0 ] && grep -qE "not loaded|not mounted" "$tmp/cpus2.err"
+ok $? "cpus at the default debugfs path: non-zero exit ($rc) with the reason"
+
+if [ "$(id -u)" -ne 0 ]; then
+	tap_skip "BPF and cgroup checks" "not root (BPF and cgroup creation need root)"
+	tap_end; exit
+fi
+if [ -z "$cgmnt" ]; then
+	ok 1 "a cgroup2 filesystem is mounted"
+	tap_end; exit
+fi
+
+# --- run -- bench, JSON, in a cgroup run creates ---------------------------
+"$SS" --debugfs "$tmp/sched_shadow" run --cgroup "$CG" --json -- \
+	sh -c "exec '$SS' bench -d 3 -m 2 -t 2 -C 50 -s 1000 --json > '$tmp/bench.json'" \
+	>"$tmp/run.json" 2>"$tmp/run.err"; rc=$?
+ok $rc "run --json -- bench exits 0 (bench's status)"
+python3 -m json.tool "$tmp/run.json" >/dev/null 2>&1; ok $? "run --json output parses (python3 -m json.tool)"
+python3 -m json.tool "$tmp/bench.json" >/dev/null 2>&1; ok $? "bench --json output parses"
+grep -q "module not loaded" "$tmp/run.err"; ok $? "run says 'module not loaded' on stderr"
+jcheck 'r["module"]["loaded"] is False and "module not loaded" in r["module"]["reason"] and r["lb"]["available"] is False and r["cpus"]["available"] is False' "$tmp/run.json"
+ok $? "run report: module, lb and cpus marked unavailable with the reason"
+jcheck 'r["bpf"]["available"] is True and r["exit_status"] == 0 and r["schema"] == "sched_shadow/v1"' "$tmp/run.json"
+ok $? "run report: BPF available, exit_status 0, schema"
+jcheck 'r["cgroup"]["created"] and r["cgroup"]["removed"] and cg(r["cgroup"]["id"]) is not None and cg(r["cgroup"]["id"])["path"] == r["cgroup"]["path"]' "$tmp/run.json"
+ok $? "run report: the cgroup run created is in the BPF table, resolved to its path, then removed"
+[ ! -e "$cgmnt/$CG" ]; ok $? "cgroup $CG removed after run"
+jcheck 'b["wakeups"] > 0 and b["requests"] > 0 and b["latency_us"]["samples"] == b["requests"]' "$tmp/run.json" "$tmp/bench.json"
+ok $? "bench counted wakeups and requests"
+jcheck 'cg(r["cgroup"]["id"])["wakeups"] >= b["wakeups"]' "$tmp/run.json" "$tmp/bench.json"
+ok $? "BPF wakeups of the bench's cgroup >= wakeups the bench counted"
+jcheck 'cg(r["cgroup"]["id"])["samples"] >= b["wakeups"]' "$tmp/run.json" "$tmp/bench.json"
+ok $? "BPF latency samples of the bench's cgroup >= the bench's wakeups (each wakeup is switched in)"
+jcheck '0 < cg(r["cgroup"]["id"])["latency_us"]["p50"] < 1e6 and cg(r["cgroup"]["id"])["latency_us"]["max"] < 60e6' "$tmp/run.json"
+ok $? "BPF p50 latency in a plausible range (0, 1 s)"
+jcheck 'all(cg(r["cgroup"]["id"])["latency_us"][k] <= cg(r["cgroup"]["id"])["latency_us"][n] for k, n in (("p50","p90"),("p90","p99"),("p99","p99_9"),("p99_9","max")))' "$tmp/run.json"
+ok $? "BPF percentiles are ordered p50 <= p90 <= p99 <= p99.9 <= max"
+jcheck '0 < b["latency_us"]["p50"] <= b["latency_us"]["p90"] <= b["latency_us"]["p99"] <= b["latency_us"]["p99_9"] <= b["latency_us"]["max"] < 60e6 and b["rps"] > 0' "$tmp/run.json" "$tmp/bench.json"
+ok $? "bench percentiles ordered and plausible, rps > 0"
+jcheck 'r["schedstat"]["available"] or r["schedstat"]["reason"]' "$tmp/run.json"
+ok $? "schedstat cross-check present or its absence explained"
+python3 - "$tmp/run.json" "$tmp/bench.json" <<'PY' | diag
+import json, sys
+r = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+c = next(c for c in r["bpf"]["cgroups"] if c["id"] == r["cgroup"]["id"])
+print("bench: %d wakeups, %d requests, rps %.0f, p50/p90/p99/p99.9/max us %s" % (
+    b["wakeups"], b["requests"], b["rps"],
+    "/".join(str(b["latency_us"][k]) for k in ("p50", "p90", "p99", "p99_9", "max"))))
+print("bpf %s: %d wakeups, %d samples, %d migrations, p50/p90/p99/p99.9/max us %s" % (
+    c["path"], c["wakeups"], c["samples"], c["migrations"],
+    "/".join("%.1f" % c["latency_us"][k] for k in ("p50", "p90", "p99", "p99_9", "max"))))
+print("schedstat: %s" % (r["schedstat"]["reason"] or "version %s" % r["schedstat"]["version"]))
+PY
+
+# --- text report and exit status pass-through -------------------------------
+"$SS" --debugfs "$tmp/sched_shadow" run -- sh -c 'exit 7' >"$tmp/run7.out" 2>&1; rc=$?
+[ $rc -eq 7 ]; ok $? "run passes CMD's exit status through (7 -> $rc)"
+grep -q "module not loaded" "$tmp/run7.out" && grep -q "lb audit not available" "$tmp/run7.out" &&
+	grep -q "bpf: wakeup latency collected" "$tmp/run7.out" && grep -q "wakeup latency per cgroup" "$tmp/run7.out"
+ok $? "text report: module-less, lb unavailable with reason, BPF table present"
+"$SS" --debugfs "$tmp/sched_shadow" run -- sh -c 'kill -TERM $$' >/dev/null 2>&1; rc=$?
+[ $rc -eq 143 ]; ok $? "CMD killed by SIGTERM -> 128+15 ($rc)"
+"$SS" --debugfs "$tmp/sched_shadow" run -- /nonexistent/cmd >/dev/null 2>&1; rc=$?
+[ $rc -eq 127 ]; ok $? "CMD not found -> 127 ($rc)"
+"$SS" run --bogus -- true >/dev/null 2>&1; rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 127 ]; ok $? "run usage error -> non-zero ($rc)"
+
+# --- --no-bpf and --prom -------------------------------------------------------
+"$SS" --debugfs "$tmp/sched_shadow" run --no-bpf --json -- true >"$tmp/nobpf.json" 2>/dev/null; rc=$?
+[ $rc -eq 0 ] && jcheck 'r["bpf"]["requested"] is False and r["bpf"]["available"] is False and r["bpf"]["reason"] == "--no-bpf"' "$tmp/nobpf.json"
+ok $? "--no-bpf: runs, report says BPF was not requested"
+"$SS" --debugfs "$tmp/sched_shadow" run --prom -- sleep 0.2 >"$tmp/run.prom" 2>/dev/null; rc=$?
+[ $rc -eq 0 ] && grep -q '^sched_shadow_run_exit_status 0$' "$tmp/run.prom" &&
+	grep -q '^sched_shadow_run_wakeups_total{cgroup="' "$tmp/run.prom" &&
+	grep -q '^# TYPE sched_shadow_run_wakeup_latency_seconds gauge' "$tmp/run.prom" &&
+	grep -q '^sched_shadow_run_source_available{source="module"} 0$' "$tmp/run.prom"
+ok $? "--prom: exit status, per-cgroup wakeups, latency family, module marked unavailable"
+
+# --- bench --cgroup creates and removes its nested cgroup --------------------
+"$SS" bench -d 1.5 -m 1 -t 2 --cgroup "$CG/nested" --weight 200 --json >"$tmp/bcg.json" 2>"$tmp/bcg.err" &
+pid=$!
+seen=1
+for _ in $(seq 1 30); do
+	[ -d "$cgmnt/$CG/nested" ] && grep -q . "$cgmnt/$CG/nested/cgroup.procs" 2>/dev/null && { seen=0; break; }
+	sleep 0.05
+done
+wait $pid; rc=$?
+ok $seen "bench --cgroup: nested cgroup exists and holds the bench while it runs"
+[ $rc -eq 0 ] && [ ! -e "$cgmnt/$CG/nested" ] && [ ! -e "$cgmnt/$CG" ]
+ok $? "bench --cgroup: exit 0 ($rc) and both directories it created are removed"
+jcheck 'r["cgroup"]["path"].endswith("/nested") and r["cgroup"]["removed"] is True and r["cgroup"]["id"] > 0 and (r["cgroup"]["weight_applied"] or r["cgroup"]["note"])' "$tmp/bcg.json"
+ok $? "bench --cgroup JSON: path, id, removed, weight applied or why not"
+if grep -q . "$tmp/bcg.err"; then diag <"$tmp/bcg.err"; fi
+"$SS" bench -m 0 >/dev/null 2>"$tmp/berr"; rc=$?
+[ $rc -ne 0 ] && grep -q "invalid value" "$tmp/berr"; ok $? "bench -m 0: usage error ($rc) on stderr"
+
+# Leftovers from a failed run would confuse the next one
+rmdir "$cgmnt/$CG/nested" "$cgmnt/$CG" 2>/dev/null
+tap_end
