@@ -638,7 +638,13 @@ int cg_create(struct cg_handle *h, const char *path, long weight,
 	}
 	h->cgid = st.st_ino;
 
-	if (weight > 0) {
+	/*
+	 * Enable the cpu controller down to the cgroup (so it gets its own
+	 * cfs_rq hierarchy, which is what the module looks at), then the weight.
+	 * Not fatal: the note says what is missing.
+	 */
+	{
+		const char *what = weight > 0 ? "weight not applied" : "cgroup has no cpu controller";
 		char ctl[4096 + 32], buf[512], wv[32];
 		int e;
 
@@ -647,7 +653,7 @@ int cg_create(struct cg_handle *h, const char *path, long weight,
 		if (read_small(ctl, buf, sizeof(buf)) || !has_word(buf, "cpu")) {
 			fmt_into(h->note, sizeof(h->note),
 				 "cpu controller not available on the cgroup2 mount %s "
-				 "(bound to a cgroup v1 hierarchy?): weight not applied", h->mnt);
+				 "(bound to a cgroup v1 hierarchy?): %s", h->mnt, what);
 			return 0;
 		}
 		/* Enable +cpu in every ancestor's subtree_control, root downwards */
@@ -659,9 +665,8 @@ int cg_create(struct cg_handle *h, const char *path, long weight,
 			if (read_small(ctl, buf, sizeof(buf)) == 0 && !has_word(buf, "cpu")) {
 				e = write_file(ctl, "+cpu");
 				if (e) {
-					fmt_into(h->note, sizeof(h->note),
-						 "enabling +cpu in %s: %s: weight not applied",
-						 ctl, strerror(-e));
+					fmt_into(h->note, sizeof(h->note), "enabling +cpu in %s: %s: %s",
+						 ctl, strerror(-e), what);
 					return 0;
 				}
 			}
@@ -676,14 +681,16 @@ int cg_create(struct cg_handle *h, const char *path, long weight,
 			if (!*p)
 				break;
 		}
-		fmt_into(ctl, sizeof(ctl), "%s/cpu.weight", h->dir);
-		snprintf(wv, sizeof(wv), "%ld", weight);
-		e = write_file(ctl, wv);
-		if (e)
-			fmt_into(h->note, sizeof(h->note), "%s: %s: weight not applied",
-				 ctl, strerror(-e));
-		else
-			h->weight_applied = 1;
+		if (weight > 0) {
+			fmt_into(ctl, sizeof(ctl), "%s/cpu.weight", h->dir);
+			snprintf(wv, sizeof(wv), "%ld", weight);
+			e = write_file(ctl, wv);
+			if (e)
+				fmt_into(h->note, sizeof(h->note), "%s: %s: %s",
+					 ctl, strerror(-e), what);
+			else
+				h->weight_applied = 1;
+		}
 	}
 	return 0;
 undo:

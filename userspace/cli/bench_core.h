@@ -74,8 +74,9 @@ struct cg_handle {
 int cg_mount_point(char *out, size_t len, char *err, size_t errlen);
 /*
  * Resolve PATH below the cgroup2 mount and create what is missing
- * (mkdir -p).  weight > 0: enable +cpu in the ancestors' subtree_control
- * and write cpu.weight; failure to do so is not fatal (h->note says why).
+ * (mkdir -p), enable +cpu in the ancestors' subtree_control and, when
+ * weight > 0, write cpu.weight; failure of those is not fatal (h->note
+ * says why).  Writing "/" means the root cgroup.
  */
 int cg_create(struct cg_handle *h, const char *path, long weight,
 	      char *err, size_t errlen);

@@ -325,6 +325,8 @@ static void run_print_text(const struct run_report *r)
 		printf("cgroup: %s (id %llu)%s\n", r->cg.rel, (unsigned long long)r->cg.cgid,
 		       r->cg_created ? (r->cg_removed ? ", created and removed" :
 					 ", created, NOT removed") : "");
+	if (r->cg_used && r->cg.note[0])
+		printf("cgroup note: %s\n", r->cg.note);
 	if (r->module_loaded)
 		printf("module: loaded%s%s\n", r->module_reset ? ", counters reset at start" : "; ",
 		       r->module_reset ? "" : r->module_why);
@@ -389,6 +391,7 @@ static void run_print_json(const struct run_report *r)
 		json_kv_u64(&w, "id", r->cg.cgid);
 		json_kv_bool(&w, "created", r->cg_created);
 		json_kv_bool(&w, "removed", r->cg_removed);
+		json_kv_str(&w, "note", r->cg.note[0] ? r->cg.note : NULL);
 		json_obj_end(&w);
 	} else {
 		json_null(&w);

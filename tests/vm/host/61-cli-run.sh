@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host-side checks for VM scenario 61 (tests/vm/scenarios/61-cli-run.sh):
+# the guest's `sched-shadow run --json -- sched-shadow bench` reports (root
+# and nested cgroup) parse, follow the run report schema (docs/cli-run.md),
+# carry the module's tables, and BPF saw at least the bench's wakeups in
+# the bench's cgroup with plausible latencies.  Prints root vs nested.
+#
+#   tests/vm/host/61-cli-run.sh [VM_OUT_DIR]     (default build/vm-out)
+#   TAP output; TAP_SUMMARY=file as in tests/lib/tap.sh
+set -u
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+out=${1:-$top/build/vm-out}
+. "$top/tests/lib/tap.sh"
+tap_begin vm-host-cli-run
+
+for name in root nested; do
+	run=$out/run-$name.json bench=$out/bench-$name.json
+	if [ ! -s "$run" ] || [ ! -s "$bench" ]; then
+		ok 1 "$name: run and bench JSON exported by the guest ($run, $bench)"
+		continue
+	fi
+	python3 -m json.tool "$run" >/dev/null 2>&1; ok $? "$name: run --json parses (python3 -m json.tool)"
+	python3 -m json.tool "$bench" >/dev/null 2>&1; ok $? "$name: bench --json parses"
+	# The python checks print "ok - X" / "not ok - X" / "# ..." lines; count them here
+	done_seen=1
+	while IFS= read -r line; do
+		case $line in
+		"checks done") done_seen=0 ;;
+		"ok - "*) ok 0 "$name: ${line#ok - }" ;;
+		"not ok - "*) ok 1 "$name: ${line#not ok - }" ;;
+		*) echo "$line" ;;
+		esac
+	done < <(python3 - "$run" "$bench" "$name" 2>&1 <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2])); name = sys.argv[3]
+n = 0; failed = 0
+def check(cond, what):
+    global failed
+    print(("ok" if cond else "not ok") + " - " + what)
+    if not cond:
+        failed += 1
+def chk(what, f):
+    try:
+        check(bool(f()), what)
+    except Exception as e:
+        check(False, "%s (%r)" % (what, e))
+
+chk("schema, command, version, exit status 0",
+    lambda: r["schema"] == "sched_shadow/v1" and r["command"] == "run"
+    and r["run_report_version"] == 1 and r["exit_status"] == 0)
+chk("module loaded and reset", lambda: r["module"]["loaded"] and r["module"]["reset"])
+chk("per-CPU divergence rows with shadow_mean real_mean div_mean div_max",
+    lambda: r["cpus"]["available"] and len(r["cpus"]["rows"]) >= 1 and all(
+        set(("cpu", "shadow_mean", "real_mean", "div_mean", "div_max")) <= set(row)
+        for row in r["cpus"]["rows"]))
+def lb_ok():
+    l = r["lb"]
+    if not l["available"]:
+        return isinstance(l["reason"], str) and l["reason"]
+    v = l["verdicts"]
+    return v["calls"] == v["right"] + v["wrong"] + v["missed"] + v["none"] and l["rows"]
+chk("lb verdicts add up (or the audit's absence is explained)", lb_ok)
+chk("bpf available", lambda: r["bpf"]["available"] is True)
+if name == "root":
+    want = "/"
+else:
+    want = r["cgroup"]["path"]
+    chk("cgroup created and removed, path /sst61/nested",
+        lambda: r["cgroup"]["created"] and r["cgroup"]["removed"] and want == "/sst61/nested")
+cg = next((c for c in r["bpf"]["cgroups"] if c["path"] == want), None)
+chk("BPF has the bench's cgroup %s" % want, lambda: cg is not None)
+chk("bench counted wakeups", lambda: b["wakeups"] > 0 and b["latency_us"]["samples"] == b["requests"])
+chk("BPF wakeups in %s >= bench's wakeups" % want, lambda: cg["wakeups"] >= b["wakeups"])
+chk("BPF p50 in (0, 1 s), percentiles ordered",
+    lambda: 0 < cg["latency_us"]["p50"] < 1e6 and cg["latency_us"]["p50"] <= cg["latency_us"]["p90"]
+    <= cg["latency_us"]["p99"] <= cg["latency_us"]["p99_9"] <= cg["latency_us"]["max"])
+chk("schedstat deltas present (Debian 6.1: CONFIG_SCHEDSTATS=y)",
+    lambda: r["schedstat"]["available"] and r["schedstat"]["version"] >= 15
+    and len(r["schedstat"]["domains"]) >= 3)
+L = b["latency_us"]
+print("# %s: bench p50/p90/p99/p99.9/max us %s/%s/%s/%s/%s, rps %.0f, wakeups %d" % (
+    name, L["p50"], L["p90"], L["p99"], L["p99_9"], L["max"], b["rps"], b["wakeups"]))
+if cg:
+    c = cg["latency_us"]
+    print("# %s: bpf %s wakeups %d migrations %d p50/p99/max us %.1f/%.1f/%.1f" % (
+        name, want, cg["wakeups"], cg["migrations"], c["p50"], c["p99"], c["max"]))
+if r["lb"]["available"]:
+    v = r["lb"]["verdicts"]
+    print("# %s: lb verdicts calls %d right %d wrong %d missed %d none %d" % (
+        name, v["calls"], v["right"], v["wrong"], v["missed"], v["none"]))
+if r["schedstat"]["available"]:
+    s = sum(d["lb_count"] for d in r["schedstat"]["domains"])
+    f = sum(d["lb_failed"] for d in r["schedstat"]["domains"])
+    print("# %s: schedstat lb_count %d lb_failed %d" % (name, s, f))
+print("checks done")
+PY
+)
+	ok $done_seen "$name: report checks ran to the end"
+done
+tap_end
