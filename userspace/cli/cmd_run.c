@@ -64,7 +64,12 @@ static void run_module_start(struct run_report *r)
 	struct dbgfs_error err;
 
 	if (dbgfs_probe_root(cli.debugfs, &err)) {
-		snprintf(r->module_why, sizeof(r->module_why), "module not loaded: %s", err.msg);
+		/* Always say "module not loaded", plus what the probe found */
+		if (strstr(err.msg, "not loaded"))
+			snprintf(r->module_why, sizeof(r->module_why), "%s", err.msg);
+		else
+			snprintf(r->module_why, sizeof(r->module_why), "module not loaded (%s)",
+				 err.msg);
 		return;
 	}
 	r->module_loaded = 1;
