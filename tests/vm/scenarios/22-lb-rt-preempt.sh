@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+# Scenario 22 (load-balancer audit): an RT task (SCHED_FIFO spinner) takes
+# the CPU where a CFS hog runs while the other CPUs are idle.  The
+# preempted CFS task may run elsewhere, so it is work to give: `cpus`
+# must show movable >= 1 on that CPU while the RT task runs (sampled
+# every few ms by one reader), the audit must count `right` verdicts
+# whose pick is that CPU's group (lb_verdict trace events), and the
+# balancer should move the CFS task away (sched_migrate_task).
+# The hog starts pinned on the CPU and is widened to every CPU 100 ms in.
+# timeout: 60
+[ -f /run/lb.mark ] || dmesg_mark > /run/lb.mark
+need_module "lb rt preempt: module loaded" || return 0
+if [ ! -r "$SS/lb" ]; then
+	not_ok "lb rt preempt: $SS/lb exists" "feature: $(awk '$1 == "feature.lb_audit"' "$SS/info")"
+	return 0
+fi
+T=/sys/kernel/tracing
+lbv() {
+	awk -v d="$2" -v i="$3" -v t="$4" -v col="$5" '
+		NR == 2 { for (k = 1; k <= NF; k++) c[$k] = k; next }
+		NR > 2 && $1 == d && $2 == i && $3 == t { v = $(c[col]); f = 1 }
+		END { print (f && v != "-") ? v + 0 : 0 }' "$1"
+}
+judged() { echo $(( $(lbv "$1" all idle actual "$2") + $(lbv "$1" all newidle actual "$2") )); }
+
+shcpu=$(pin_shell_last_cpu)
+rcpu=2
+bg s22 burn -t 1 -s 0 -d 0 -q --cpu $rcpu --widen --widen-ms 100
+pid=$(awk '$2 == "s22" { print $1 }' "$BG_PIDS")
+sleep 0.8
+tid=
+for t in /proc/$pid/task/*; do [ "${t##*/}" != "$pid" ] && tid=${t##*/}; done
+where=$(awk '{ print $39 }' /proc/$pid/task/$tid/stat)
+diag "CFS hog thread $tid runs on cpu$where before the RT task starts (shell on cpu$shcpu)"
+if [ "$where" != "$rcpu" ]; then
+	diag "note: the hog left cpu$rcpu on its own; the RT task goes to cpu$where instead"
+	rcpu=$where
+fi
+
+echo 0 > $T/tracing_on
+echo > $T/trace
+echo 1 > $T/events/sched_shadow/lb_verdict/enable
+echo 1 > $T/events/sched/sched_migrate_task/enable
+echo 1 > "$SS/reset"
+cat "$SS/lb" > /tmp/l22.0
+bg s22c catn -n 400 -i 2 "$SS/cpus"
+echo 1 > $T/tracing_on
+sleep 0.2
+rtspin -c $rcpu -t 800 -n 1 -p 50 2>/tmp/l22.rt.err
+rt_rc=$?
+sleep 0.1
+echo 0 > $T/tracing_on
+cat "$SS/lb" > /tmp/l22.1
+end_cpu=$(awk '{ print $39 }' /proc/$pid/task/$tid/stat)
+bg_stop
+echo 0 > $T/events/sched_shadow/lb_verdict/enable
+echo 0 > $T/events/sched/sched_migrate_task/enable
+cp /tmp/s22c.log /tmp/l22.cpus
+grep -E 'lb_verdict:|sched_migrate_task:' $T/trace > /tmp/l22.trace
+echo > $T/trace
+[ "$rt_rc" -eq 0 ] || diag "rtspin exited with $rt_rc: $(cat /tmp/l22.rt.err)"
+
+# cpus rows of cpu $rcpu from every round: nr_running h_nr_running movable
+awk -v cpu=$rcpu '
+	/^=== ROUND/ { hdr = 0; next }
+	/^# / { next }
+	!hdr { for (i = 1; i <= NF; i++) c[$i] = i; hdr = 1; next }
+	$1 == cpu { print $(c["nr_running"]), $(c["h_nr_running"]), $(c["movable"]) }' /tmp/l22.cpus > /tmp/l22.rows
+nrows=$(wc -l < /tmp/l22.rows)
+mv_rt=$(awk '$3 != "-" && $3 >= 1 && $1 > $2 { n++ } END { print n + 0 }' /tmp/l22.rows)
+mv_any=$(awk '$3 != "-" && $3 >= 1 { n++ } END { print n + 0 }' /tmp/l22.rows)
+diag "cpu$rcpu in $nrows samples of cpus: $mv_rt with movable >= 1 and an RT task queued (nr_running > h_nr_running), $mv_any with movable >= 1 at all"
+diag "distinct (nr_running h_nr_running movable) states of cpu$rcpu, with counts:"
+sort /tmp/l22.rows | uniq -c | diag
+mig=$(awk -v tid=$tid -v cpu=$rcpu '/sched_migrate_task:/ && index($0, " pid=" tid " ") && index($0, "orig_cpu=" cpu " ") { n++ } END { print n + 0 }' /tmp/l22.trace)
+diag "sched_migrate_task of the hog ($tid) away from cpu$rcpu: $mig; the hog is on cpu$end_cpu after the RT task ended"
+grep 'sched_migrate_task:' /tmp/l22.trace | grep " pid=$tid " | head -n 4 | sed 's/^ *//' | cut -c1-200 | diag
+vr=$(grep 'lb_verdict:' /tmp/l22.trace | grep -c "verdict=right pick=$rcpu ")
+vall=$(grep -c 'lb_verdict:' /tmp/l22.trace)
+diag "lb_verdict events: $vall judged, $vr right with the pick on cpu$rcpu's group; verdicts:"
+grep 'lb_verdict:' /tmp/l22.trace | sed -n 's/.*\(verdict=[a-z]*\).*/\1/p' | sort | uniq -c | diag
+grep 'lb_verdict:' /tmp/l22.trace | grep "verdict=right" | head -n 3 | sed 's/^ *//' | cut -c1-220 | diag
+r0=$(judged /tmp/l22.0 right) r1=$(judged /tmp/l22.1 right)
+diag "lb right (all idle+newidle actual): $r0 -> $r1; wrong $(judged /tmp/l22.1 wrong), missed $(judged /tmp/l22.1 missed), none $(judged /tmp/l22.1 none)"
+
+if [ "$mv_rt" -ge 1 ]; then
+	ok "lb rt preempt: cpus shows movable >= 1 on cpu$rcpu while the RT task runs ($mv_rt of $nrows samples)"
+else
+	not_ok "lb rt preempt: cpus shows movable >= 1 on cpu$rcpu while the RT task runs" "no sample with movable >= 1 and nr_running > h_nr_running in $nrows"
+fi
+if [ "$r1" -gt "$r0" ] && [ "$vr" -ge 1 ]; then
+	ok "lb rt preempt: right verdicts counted ($r0 -> $r1), $vr picking cpu$rcpu's group"
+else
+	not_ok "lb rt preempt: right verdicts counted picking cpu$rcpu's group" "right $r0 -> $r1, trace right with pick=$rcpu: $vr"
+fi
+if [ "$mig" -ge 1 ]; then
+	ok "lb rt preempt: the CFS task moved away from cpu$rcpu"
+else
+	not_ok "lb rt preempt: the CFS task moved away from cpu$rcpu" "no sched_migrate_task from cpu$rcpu; hog ends on cpu$end_cpu"
+fi

@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+# Scenario 24 (load-balancer audit): reset, the kretprobe's missed count,
+# snapshots and lb_dump_every writes.
+#   - with lb_dump_every 1, 3 s of the duty-cycle workload; then
+#     lb_missed in `info` is 0, and if any wrong/missed verdict was
+#     counted, lb_snapshots holds entries (call, group and cpu lines)
+#   - the load stops; `echo 1 > reset` and an immediate read: the lb
+#     rows are back to ~0 (at most a few calls since the reset, and far
+#     below the counts before), lb_snapshots is empty
+#   - lb_dump_every refuses "-1", "abc", "", "1x", 2000000000 (each
+#     with and without a newline) and keeps its value; accepts "0", "7"
+# timeout: 60
+[ -f /run/lb.mark ] || dmesg_mark > /run/lb.mark
+need_module "lb reset: module loaded" || return 0
+if [ ! -r "$SS/lb" ]; then
+	not_ok "lb reset: $SS/lb exists" "feature: $(awk '$1 == "feature.lb_audit"' "$SS/info")"
+	return 0
+fi
+lbv() {
+	awk -v d="$2" -v i="$3" -v t="$4" -v col="$5" '
+		NR == 2 { for (k = 1; k <= NF; k++) c[$k] = k; next }
+		NR > 2 && $1 == d && $2 == i && $3 == t { v = $(c[col]); f = 1 }
+		END { print (f && v != "-") ? v + 0 : 0 }' "$1"
+}
+judged() { echo $(( $(lbv "$1" all idle actual "$2") + $(lbv "$1" all newidle actual "$2") )); }
+# total FILE: sum of every number in every row (all columns, all rows)
+total() { awk 'NR > 2 { for (j = 4; j <= NF; j++) if ($j != "-") s += $j } END { print s + 0 }' "$1"; }
+info() { awk -v k="$1" '$1 == k { print $2 }' "$SS/info"; }
+
+old_every=$(cat "$SS/lb_dump_every")
+echo 1 > "$SS/lb_dump_every"
+echo 1 > "$SS/reset"
+bg l24 burn -t 9 -r 15 -s 10 -d 0 -q
+bg l24s burn -t 3 -s 0 -d 0 -q --cpu 3 --widen --widen-ms 200
+sleep 3
+cat "$SS/lb" > /tmp/l24.load
+cat "$SS/lb_snapshots" > /tmp/l24.snap
+lbmissed=$(info lb_missed)
+diag "info after 3 s of load: $(grep '^lb_' "$SS/info" | tr '\n' ' ')"
+bg_stop
+
+wm=$(( $(judged /tmp/l24.load wrong) + $(judged /tmp/l24.load missed) ))
+diag "under load: judged $(judged /tmp/l24.load calls) (right $(judged /tmp/l24.load right), wrong $(judged /tmp/l24.load wrong), missed $(judged /tmp/l24.load missed), none $(judged /tmp/l24.load none)), busy $(lbv /tmp/l24.load all busy actual calls)"
+if [ "$lbmissed" = 0 ]; then ok "lb reset: lb_missed (kretprobe nmissed) stays 0 under load"; else not_ok "lb reset: lb_missed (kretprobe nmissed) stays 0 under load" "lb_missed=$lbmissed"; fi
+
+ncall=$(grep -c '^[0-9]* call ' /tmp/l24.snap)
+ngroup=$(grep -c '^[0-9]* group ' /tmp/l24.snap)
+ncpu=$(grep -c '^[0-9]* cpu ' /tmp/l24.snap)
+diag "lb_snapshots: $ncall calls, $ngroup group lines, $ncpu cpu lines, $(grep -c '^[0-9]* cfs_rq ' /tmp/l24.snap) cfs_rq lines"
+if [ "$wm" -eq 0 ]; then
+	tap_skip "lb reset: lb_snapshots has entries after wrong/missed verdicts (lb_dump_every 1)" "no wrong or missed verdict in 3 s of load"
+elif [ "$ncall" -ge 1 ] && [ "$ngroup" -ge 2 ] && [ "$ncpu" -ge 1 ]; then
+	ok "lb reset: lb_snapshots has entries after $wm wrong/missed verdicts (lb_dump_every 1)"
+	diag "first snapshot:"
+	first=$(awk '/^[0-9]+ call / { print $1; exit }' /tmp/l24.snap)
+	awk -v n="$first" '$1 == n' /tmp/l24.snap | cut -c1-260 | head -n 30 | diag
+else
+	not_ok "lb reset: lb_snapshots has entries after wrong/missed verdicts (lb_dump_every 1)" "$wm wrong+missed counted, snapshot lines: call $ncall group $ngroup cpu $ncpu"
+	head -n 5 /tmp/l24.snap | diag
+fi
+
+# reset with the load stopped, read at once
+sleep 0.3
+cat "$SS/lb" > /tmp/l24.before
+echo 1 > "$SS/reset"
+cat "$SS/lb" > /tmp/l24.after
+cat "$SS/lb_snapshots" > /tmp/l24.snap2
+tb=$(total /tmp/l24.before) ta=$(total /tmp/l24.after)
+cb=$(( $(judged /tmp/l24.before calls) + $(lbv /tmp/l24.before all busy actual calls) ))
+ca=$(( $(judged /tmp/l24.after calls) + $(lbv /tmp/l24.after all busy actual calls) ))
+diag "before reset: all calls $cb, sum of every cell $tb; right after: all calls $ca, sum of every cell $ta"
+diag "lb right after the reset:"
+diag "$(cat /tmp/l24.after)"
+if [ "$cb" -gt 0 ] && [ "$ca" -le 20 ] && [ $((ca * 20)) -le "$cb" ]; then
+	ok "lb reset: lb counters back to ~0 ($cb calls -> $ca)"
+else
+	not_ok "lb reset: lb counters back to ~0" "calls $cb -> $ca (allowed: <= 20 and <= 5% of before)"
+fi
+n2=$(grep -c '^[0-9]* ' /tmp/l24.snap2)
+if [ "$n2" -eq 0 ]; then ok "lb reset: lb_snapshots empty after reset"; else not_ok "lb reset: lb_snapshots empty after reset" "$n2 lines"; head -n 3 /tmp/l24.snap2 | diag; fi
+
+# lb_dump_every: bad writes refused, value kept
+echo 5 > "$SS/lb_dump_every"
+bad=
+for v in "-1" "abc" "" "1x" "2000000000" " 3" "3 "; do
+	for nl in y n; do
+		[ "$nl" = n ] && [ -z "$v" ] && continue	# an empty printf writes nothing
+		if [ "$nl" = y ]; then
+			( echo "$v" > "$SS/lb_dump_every" ) 2>/dev/null && bad="$bad accepted:'$v\\n'"
+		else
+			( printf '%s' "$v" > "$SS/lb_dump_every" ) 2>/dev/null && bad="$bad accepted:'$v'"
+		fi
+		cur=$(cat "$SS/lb_dump_every")
+		[ "$cur" = 5 ] || { bad="$bad '$v'(nl=$nl)->$cur"; echo 5 > "$SS/lb_dump_every"; }
+	done
+done
+if [ -z "$bad" ]; then ok "lb reset: lb_dump_every refuses -1, abc, empty, 1x, 2000000000 and keeps its value"; else not_ok "lb reset: lb_dump_every refuses bad writes and keeps its value" "$bad"; fi
+good=
+for v in 0 7 1000000000; do
+	if ( echo "$v" > "$SS/lb_dump_every" ) 2>/dev/null && [ "$(cat "$SS/lb_dump_every")" = "$v" ] &&
+	   [ "$(awk '$1 == "lb_dump_every" { print $2 }' "$SS/info")" = "$v" ]; then :; else good="$good $v"; fi
+done
+if [ -z "$good" ]; then ok "lb reset: lb_dump_every accepts 0, 7, 1000000000 (file and info agree)"; else not_ok "lb reset: lb_dump_every accepts 0, 7, 1000000000" "refused or not shown:$good"; fi
+echo "$old_every" > "$SS/lb_dump_every"
