@@ -62,7 +62,9 @@ else
 	ncpu=$(awk -F, 'NR > 1 { c[$2] = 1 } END { print length(c) }' "$csv")
 	[ "$ncpu" -ge 1 ] && [ $(($(wc -l < "$csv") - 1)) -eq $((ncpu * 5)) ]
 	ok $? "record CSV: 5 samples x $ncpu CPUs"
-	if ! command -v gnuplot > /dev/null; then
+	if [ ! -x "$cli" ]; then
+		ok 1 "plot CSV to PNG: no CLI binary $cli (make tools)"
+	elif ! command -v gnuplot > /dev/null; then
 		tap_skip "plot CSV to PNG" "gnuplot not installed (apt-get install gnuplot-nox)"
 	else
 		png=$out/cli-rec.png
