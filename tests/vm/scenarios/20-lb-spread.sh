@@ -35,6 +35,8 @@ hog_cpus() {
 
 shcpu=$(pin_shell_last_cpu)
 hcpu=1
+old_every=$(cat "$SS/lb_dump_every")
+echo 1 > "$SS/lb_dump_every"
 echo 1 > "$SS/reset"
 cat "$SS/lb" > /tmp/l20.0
 bg s20 burn -t 3 -s 0 -d 0 -q --cpu $hcpu --widen --widen-ms 300
@@ -47,7 +49,9 @@ for s in 1 2 3; do
 done
 cat "$SS/lb" > /tmp/l20.1
 final=$(hog_cpus $pid)
+cat "$SS/lb_snapshots" > /tmp/l20.snap
 bg_stop
+echo "$old_every" > "$SS/lb_dump_every"
 
 c0=$(judged /tmp/l20.0 calls) r0=$(judged /tmp/l20.0 right)
 c1=$(judged /tmp/l20.1 calls) r1=$(judged /tmp/l20.1 right)
@@ -55,6 +59,10 @@ diag "judged calls (all idle+newidle actual): $c0 after reset -> $c1; right: $r0
 diag "wrong $(judged /tmp/l20.1 wrong), missed $(judged /tmp/l20.1 missed), none $(judged /tmp/l20.1 none), busy calls $(lbv /tmp/l20.1 all busy actual calls)"
 diag "lb actual rows after 3 s:"
 awk '$3 == "actual" || NR == 2' /tmp/l20.1 | diag
+if grep -q '^[0-9]* call ' /tmp/l20.snap; then
+	diag "lb_snapshots (lb_dump_every 1, the last $(grep -c '^[0-9]* call ' /tmp/l20.snap) wrong/missed calls; call/group/cpu lines):"
+	grep -E '^[0-9]+ (call|group|cpu) ' /tmp/l20.snap | sed 's/ runnable_avg=[0-9]* util_avg=[0-9]*//; s/ capacity=1024//' | cut -c1-230 | diag
+fi
 if [ "$c1" -gt "$c0" ]; then ok "lb spread: judged calls grow ($c0 -> $c1)"; else not_ok "lb spread: judged calls grow" "$c0 -> $c1"; fi
 if [ "$r1" -gt "$r0" ]; then ok "lb spread: right verdicts grow ($r0 -> $r1)"; else not_ok "lb spread: right verdicts grow" "$r0 -> $r1"; fi
 distinct=$(echo "$final" | tr ' ' '\n' | grep -v '^$' | sort -u | wc -l)

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Scenario 21 (load-balancer audit): one CFS hog per CPU, nothing waiting.
-# Six unpinned hog threads start on cpu0 and are widened to every CPU;
-# once the balancer has settled them one per CPU, the counters are reset
-# and read again 3 s later.  No CPU has work to give, so a judged call
-# (idle/newly idle destination) can only be `none`; calls from busy
-# destinations are counted apart.  Checks: zero `wrong` in the actual
+# Six hogs (one burn process each) start pinned one per CPU and have their
+# affinity widened to every CPU after 100 ms, so they are movable but
+# already balanced; the counters are reset and read again 3 s later (the
+# lb_verdict and sched_migrate_task trace events of the window are kept
+# to explain any verdict other than none).  No CPU has work to give, so
+# a judged call (idle/newly idle destination) can only be `none`; calls
+# from busy destinations are counted apart.  Checks: zero `wrong` in the actual
 # rows, and no judged verdict other than `none`.  Snapshots of every
 # wrong/missed call are kept (lb_dump_every 1) and printed if any.
 # timeout: 60
@@ -22,37 +24,52 @@ lbv() {
 		END { print (f && v != "-") ? v + 0 : 0 }' "$1"
 }
 judged() { echo $(( $(lbv "$1" all idle actual "$2") + $(lbv "$1" all newidle actual "$2") )); }
-hog_cpus() {
-	local t
-	for t in /proc/$1/task/*; do
-		[ "${t##*/}" = "$1" ] && continue
-		awk '{ printf "%s ", $39 }' "$t/stat" 2>/dev/null
-	done
-}
 distinct() { echo "$1" | tr ' ' '\n' | grep -v '^$' | sort -u | wc -l; }
+T=/sys/kernel/tracing
 
 n=$(ncpus)
 shcpu=$(pin_shell_last_cpu)
 old_every=$(cat "$SS/lb_dump_every")
 echo 1 > "$SS/lb_dump_every"
-bg s21 burn -t $n -s 0 -d 0 -q --cpu 0 --widen --widen-ms 100
-pid=$(awk '$2 == "s21" { print $1 }' "$BG_PIDS")
+i=0
+while [ $i -lt $n ]; do
+	bg s21_$i burn -t 1 -s 0 -d 0 -q --cpu $i --widen --widen-ms 100
+	i=$((i + 1))
+done
+sleep 0.5
+# the worker thread of each burn (its main thread stays pinned, sleeping)
+stats=
+for p in $(awk '$2 ~ /^s21_/ { print $1 }' "$BG_PIDS"); do
+	for t in /proc/$p/task/*; do
+		[ "${t##*/}" != "$p" ] && stats="$stats $t/stat"
+	done
+done
+hog_cpus() { awk '{ printf "%s ", $39 }' $stats 2>/dev/null; }
 t=0
-while [ $t -lt 10 ]; do
+while [ $t -lt 6 ]; do
 	sleep 0.5
 	t=$((t + 1))
-	cpus=$(hog_cpus $pid)
+	cpus=$(hog_cpus)
 	[ "$(distinct "$cpus")" -eq "$n" ] && break
 done
-diag "after $((t * 5 / 10)).$((t * 5 % 10)) s the $n hogs run on CPUs: $cpus($(distinct "$cpus") distinct; shell on cpu$shcpu)"
-sleep 0.5
+diag "$n hogs (each started on its own CPU, affinity widened to all after 100 ms), $((t * 5 + 5)) x 0.1 s in, on CPUs: $cpus($(distinct "$cpus") distinct; shell on cpu$shcpu)"
+echo 0 > $T/tracing_on
+echo > $T/trace
+echo 1 > $T/events/sched_shadow/lb_verdict/enable
+echo 1 > $T/events/sched/sched_migrate_task/enable
 echo 1 > "$SS/reset"
-before=$(hog_cpus $pid)
+echo 1 > $T/tracing_on
+before=$(hog_cpus)
 sleep 3
 cat "$SS/lb" > /tmp/l21
 cat "$SS/lb_snapshots" > /tmp/l21.snap
-after=$(hog_cpus $pid)
+after=$(hog_cpus)
+echo 0 > $T/tracing_on
 bg_stop
+echo 0 > $T/events/sched_shadow/lb_verdict/enable
+echo 0 > $T/events/sched/sched_migrate_task/enable
+grep -E 'lb_verdict:|sched_migrate_task:' $T/trace > /tmp/l21.trace
+echo > $T/trace
 echo "$old_every" > "$SS/lb_dump_every"
 
 diag "measurement window: hogs on CPUs $before-> $after"
@@ -69,6 +86,8 @@ fi
 if [ "$(distinct "$before")" -ne "$n" ] || [ "$(distinct "$after")" -ne "$n" ]; then
 	diag "note: the hogs were not one per CPU for the whole window"
 fi
+diag "trace of the window: $(grep -c 'lb_verdict:' /tmp/l21.trace) lb_verdict events (judged calls), $(grep -c 'sched_migrate_task: comm=burn' /tmp/l21.trace) migrations of burn threads; judged calls other than none, and burn migrations:"
+grep -E 'lb_verdict:.*verdict=(right|wrong|missed)|sched_migrate_task: comm=burn' /tmp/l21.trace | head -n 20 | sed 's/^ *//' | cut -c1-200 | diag
 if [ "$wrong" -eq 0 ]; then ok "lb one per cpu: zero wrong verdicts ($calls judged, $busy busy)"; else not_ok "lb one per cpu: zero wrong verdicts" "wrong=$wrong of $calls judged; see the snapshots above"; fi
 if [ $((right + wrong + missed)) -eq 0 ]; then
 	ok "lb one per cpu: every judged call is none ($none of $calls)"

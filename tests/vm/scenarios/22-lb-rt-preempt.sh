@@ -70,8 +70,9 @@ nrows=$(wc -l < /tmp/l22.rows)
 mv_rt=$(awk '$3 != "-" && $3 >= 1 && $1 > $2 { n++ } END { print n + 0 }' /tmp/l22.rows)
 mv_any=$(awk '$3 != "-" && $3 >= 1 { n++ } END { print n + 0 }' /tmp/l22.rows)
 diag "cpu$rcpu in $nrows samples of cpus: $mv_rt with movable >= 1 and an RT task queued (nr_running > h_nr_running), $mv_any with movable >= 1 at all"
-diag "distinct (nr_running h_nr_running movable) states of cpu$rcpu, with counts:"
-sort /tmp/l22.rows | uniq -c | diag
+diag "cpu$rcpu (nr_running h_nr_running movable) over the samples in time order, as state x repeats:"
+awk '{ k = $1 "/" $2 "/" $3; if (k == p) { n++; next } if (p != "") o = o " " p "x" n; p = k; n = 1 }
+	END { if (p != "") o = o " " p "x" n; print o }' /tmp/l22.rows | fold -w 150 | diag
 mig=$(awk -v tid=$tid -v cpu=$rcpu '/sched_migrate_task:/ && index($0, " pid=" tid " ") && index($0, "orig_cpu=" cpu " ") { n++ } END { print n + 0 }' /tmp/l22.trace)
 diag "sched_migrate_task of the hog ($tid) away from cpu$rcpu: $mig; the hog is on cpu$end_cpu after the RT task ended"
 grep 'sched_migrate_task:' /tmp/l22.trace | grep " pid=$tid " | head -n 4 | sed 's/^ *//' | cut -c1-200 | diag
