@@ -47,6 +47,21 @@ static double now_s(clockid_t clk)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Sleep until CLOCK_MONOTONIC reaches t, or a signal sets stop. */
+static void sleep_until(double t)
+{
+	while (!stop) {
+		double left = t - now_s(CLOCK_MONOTONIC);
+		struct timespec ts;
+
+		if (left <= 0)
+			return;
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
+		nanosleep(&ts, NULL);
+	}
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -279,12 +294,14 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* main thread: widen once, then wait for the deadline or a signal */
-	while (!stop) {
-		double el = now_s(CLOCK_MONOTONIC) - t0;
-		struct timespec ts = { 0, 20 * 1000000L };
-
-		if (widen && el * 1e3 >= widen_ms) {
+	/*
+	 * Main thread: widen once, then sleep until the deadline or a signal.
+	 * It must not wake up periodically: on a CPU it shares with a hog,
+	 * its blocked load would show up in the load signals under test.
+	 */
+	if (widen) {
+		sleep_until(t0 + widen_ms / 1e3);
+		if (!stop) {
 			cpu_set_t set;
 
 			CPU_ZERO(&set);
@@ -293,12 +310,13 @@ int main(int argc, char **argv)
 			for (i = 0; i < threads; i++)
 				if (ws[i].tid && sched_setaffinity(ws[i].tid, sizeof(set), &set))
 					fprintf(stderr, "burn: widening thread %d: %s\n", i, strerror(errno));
-			widen = 0;
 		}
-		if (duration && el >= duration)
-			break;
-		nanosleep(&ts, NULL);
 	}
+	if (duration)
+		sleep_until(t0 + duration);
+	else
+		while (!stop)
+			pause();
 	stop = 1;
 	for (i = 0; i < threads; i++)
 		pthread_join(ws[i].th, NULL);

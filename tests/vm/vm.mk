@@ -28,7 +28,7 @@ VM_OUT            := $(BUILD)/vm-out
 VM_INITRD         := $(VM_DIR)/initramfs.cpio
 VM_FOREIGN        := $(BUILD)/foreign
 VM_FOREIGN_BTF    ?= /sys/kernel/btf/vmlinux
-VM_PROGS          := burn rtspin wr
+VM_PROGS          := burn rtspin wr catn modload
 VM_PROG_BINS      := $(addprefix $(BUILD)/progs/,$(VM_PROGS))
 
 export VM_ACCEL VM_TIMEOUT VM_SCENARIOS

@@ -107,7 +107,8 @@ load_module() {
 		echo "no module file $ko" > /tmp/insmod.err
 		return 1
 	fi
-	out=$(insmod "$ko" 2>&1)
+	# modload: one finit_module() (busybox insmod retries with init_module)
+	out=$(modload "$ko" 2>&1)
 	local rc=$?
 	echo "$out" > /tmp/insmod.err
 	return $rc
@@ -222,3 +223,12 @@ wait_converge() {
 }
 
 ncpus() { grep -c '^processor' /proc/cpuinfo; }
+
+# pin_shell_last_cpu: keep this shell and everything it forks on the last
+# CPU, so that the readers' own (fresh, full) load lands on one known CPU;
+# prints that CPU number.
+pin_shell_last_cpu() {
+	local last=$(($(ncpus) - 1))
+	taskset -p "$(printf '%x' $((1 << last)))" $$ >/dev/null
+	echo $last
+}
