@@ -6,7 +6,8 @@
 # lb_verdict and sched_migrate_task trace events of the window are kept
 # to explain any verdict other than none).  No CPU has work to give, so
 # a judged call (idle/newly idle destination) can only be `none`; calls
-# from busy destinations are counted apart.  Checks: zero `wrong` in the actual
+# from busy destinations are counted apart.  The test's shell is pinned
+# to the last CPU at nice 19.  Checks: zero `wrong` in the actual
 # rows, and no judged verdict other than `none`.  Snapshots of every
 # wrong/missed call are kept (lb_dump_every 1) and printed if any.
 # timeout: 60
@@ -29,6 +30,10 @@ T=/sys/kernel/tracing
 
 n=$(ncpus)
 shcpu=$(pin_shell_last_cpu)
+# nice 19: the readers this shell forks on cpu$shcpu (each new task starts
+# with a full load_avg) must not make that CPU look loaded enough for the
+# balancer to pull its hog away and start a chain of migrations
+renice -n 19 -p $$ >/dev/null
 old_every=$(cat "$SS/lb_dump_every")
 echo 1 > "$SS/lb_dump_every"
 i=0
