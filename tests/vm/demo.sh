@@ -50,14 +50,14 @@ awk '
 		if ($(c["shadow_mean"]) != "-") { S[file] += $(c["shadow_mean"]); R[file] += $(c["real_mean"]); D[file] += $(c["div_mean"]) }
 	}
 	END {
-		printf "%-6s | %-30s | %-30s\n", "", "root cgroup", "nested /demo/a/b(300) + /demo/c(50)"
-		printf "%-6s | %9s %9s %10s | %9s %9s %10s\n", "cpu", "shadow", "real", "div", "shadow", "real", "div"
+		printf "%-11s | %-30s | %-30s\n", "", "root cgroup", "nested /demo/a/b(300) + /demo/c(50)"
+		printf "%-11s | %9s %9s %10s | %9s %9s %10s\n", "cpu", "shadow", "real", "div", "shadow", "real", "div"
 		n = 0; for (k in cpus) list[++n] = k + 0
 		for (a = 1; a <= n; a++) for (b = a + 1; b <= n; b++) if (list[b] < list[a]) { t = list[a]; list[a] = list[b]; list[b] = t }
 		for (a = 1; a <= n; a++) { k = list[a]
-			printf "%-6s | %9s %9s %10s | %9s %9s %10s\n", k, s[1, k], r[1, k], d[1, k], s[2, k], r[2, k], d[2, k] }
-		printf "%-6s | %9d %9d %10d | %9d %9d %10d\n", "total", S[1], R[1], D[1], S[2], R[2], D[2]
-		printf "%-6s | %30s | %30s\n", "real/shadow", (S[1] ? sprintf("%.2f", R[1] / S[1]) : "-"), (S[2] ? sprintf("%.2f", R[2] / S[2]) : "-")
+			printf "%-11s | %9s %9s %10s | %9s %9s %10s\n", k, s[1, k], r[1, k], d[1, k], s[2, k], r[2, k], d[2, k] }
+		printf "%-11s | %9d %9d %10d | %9d %9d %10d\n", "total", S[1], R[1], D[1], S[2], R[2], D[2]
+		printf "%-11s | %30s | %30s\n", "real/shadow", (S[1] ? sprintf("%.2f", R[1] / S[1]) : "-"), (S[2] ? sprintf("%.2f", R[2] / S[2]) : "-")
 	}' /tmp/demo-root.cpus /tmp/demo-nested.cpus
 vm_export demo-root.cpus /tmp/demo-root.cpus
 vm_export demo-nested.cpus /tmp/demo-nested.cpus

@@ -28,6 +28,7 @@ exports=${EXPORT_DIR:-$outdir/vm-out}
 summary=${SUMMARY:-}
 
 mkdir -p "$outdir" "$exports"
+rm -rf "${exports:?}"/*	# no stale exports from an earlier run
 console=$outdir/console.log tap=$outdir/tap.log
 : > "$console"; : > "$tap"; rm -f "$outdir/export.errors"
 [ -n "$summary" ] && { mkdir -p "$(dirname "$summary")"; echo "0 passed, 1 failed" > "$summary"; }
@@ -116,6 +117,33 @@ if [ -s "$outdir/export.errors" ]; then
 	echo "# vm: damaged exports: $(tr '\n' ' ' < "$outdir/export.errors")"
 	fail=$((fail + 1))
 fi
+# Host-side checkers of exported files: tests/vm/host/<scenario>.sh, TAP,
+# ending with "N passed, N failed" (tests/lib/tap.sh); same name filter.
+hostdir=${HOST_CHECKS:-$(dirname "$0")/host}
+for h in "$hostdir"/*.sh; do
+	[ -f "$h" ] || continue
+	name=$(basename "$h" .sh)
+	if [ -n "${VM_SCENARIOS:-}" ]; then
+		m=0
+		IFS=, read -ra globs <<< "${VM_SCENARIOS// /,}"
+		for g in "${globs[@]}"; do [[ $name == $g ]] && m=1; done
+		[ $m -eq 1 ] || continue
+	fi
+	echo "# vm: host checks $name"
+	hout=$(bash "$h" "$exports" 2>&1)
+	hrc=$?
+	echo "$hout" | sed 's/^/  /'
+	hl=$(echo "$hout" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+	if [ -z "$hl" ]; then
+		echo "# vm: host checks $name ended without a result (exit $hrc)"
+		fail=$((fail + 1))
+		continue
+	fi
+	hp=${hl%% passed*} hf=${hl#*, }; hf=${hf%% failed*}
+	[ $hrc -ne 0 ] && [ "$hf" -eq 0 ] && hf=1
+	pass=$((pass + hp)) fail=$((fail + hf))
+done
+
 line="$pass passed, $fail failed"
 echo "$line"
 # the summary keeps "0 passed, 1 failed" unless the run completed

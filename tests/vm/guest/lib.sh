@@ -73,7 +73,9 @@ vm_export() {
 	esac
 	[ -f "$file" ] || { diag "vm_export: no file $file"; return 1; }
 	size=$(wc -c < "$file")
-	echo "# exporting $file as $name ($size bytes)"
+	# the notice goes to the console only: stdout may be a pipe whose
+	# reader also writes to fd 3, and must not land inside the payload
+	echo "# exporting $file as $name ($size bytes)" > /dev/console
 	{
 		echo "=== VM_EXPORT BEGIN $name $size ==="
 		base64 "$file"
