@@ -30,10 +30,6 @@ T=/sys/kernel/tracing
 
 n=$(ncpus)
 shcpu=$(pin_shell_last_cpu)
-# nice 19: the readers this shell forks on cpu$shcpu (each new task starts
-# with a full load_avg) must not make that CPU look loaded enough for the
-# balancer to pull its hog away and start a chain of migrations
-renice -n 19 -p $$ >/dev/null
 old_every=$(cat "$SS/lb_dump_every")
 echo 1 > "$SS/lb_dump_every"
 i=0
@@ -41,6 +37,11 @@ while [ $i -lt $n ]; do
 	bg s21_$i burn -t 1 -s 0 -d 0 -q --cpu $i --widen --widen-ms 100
 	i=$((i + 1))
 done
+# nice 19 (after the hogs started: they keep nice 0): the readers this
+# shell forks on cpu$shcpu (each new task starts with a full load_avg)
+# must not make that CPU look loaded enough for the balancer to pull its
+# hog away and start a chain of migrations
+renice -n 19 -p $$ >/dev/null
 sleep 0.5
 # the worker thread of each burn (its main thread stays pinned, sleeping)
 stats=
