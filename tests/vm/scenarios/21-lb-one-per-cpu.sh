@@ -2,12 +2,15 @@
 # Scenario 21 (load-balancer audit): one CFS hog per CPU, nothing waiting.
 # Six hogs (one burn process each) start pinned one per CPU and have their
 # affinity widened to every CPU after 100 ms, so they are movable but
-# already balanced; the counters are reset and read again 3 s later (the
-# lb_verdict and sched_migrate_task trace events of the window are kept
-# to explain any verdict other than none).  No CPU has work to give, so
+# already balanced.  One reader (catn, no fork in between: every new
+# task starts with a full load_avg on the test shell's CPU and can make
+# the balancer move that CPU's hog) reads `lb` and the hogs' CPUs three
+# times 3 s apart; the window is the difference of the last two reads
+# (the lb_verdict and sched_migrate_task trace events are kept to
+# explain any verdict other than none).  No CPU has work to give, so
 # a judged call (idle/newly idle destination) can only be `none`; calls
 # from busy destinations are counted apart.  The test's shell is pinned
-# to the last CPU at nice 19.  Checks: zero `wrong` in the actual
+# to the last CPU.  Checks: zero `wrong` in the actual
 # rows, and no judged verdict other than `none`.  Snapshots of every
 # wrong/missed call are kept (lb_dump_every 1) and printed if any.
 # timeout: 60
@@ -37,11 +40,6 @@ while [ $i -lt $n ]; do
 	bg s21_$i burn -t 1 -s 0 -d 0 -q --cpu $i --widen --widen-ms 100
 	i=$((i + 1))
 done
-# nice 19 (after the hogs started: they keep nice 0): the readers this
-# shell forks on cpu$shcpu (each new task starts with a full load_avg)
-# must not make that CPU look loaded enough for the balancer to pull its
-# hog away and start a chain of migrations
-renice -n 19 -p $$ >/dev/null
 sleep 0.5
 # the worker thread of each burn (its main thread stays pinned, sleeping)
 stats=
@@ -65,11 +63,10 @@ echo 1 > $T/events/sched_shadow/lb_verdict/enable
 echo 1 > $T/events/sched/sched_migrate_task/enable
 echo 1 > "$SS/reset"
 echo 1 > $T/tracing_on
-before=$(hog_cpus)
-sleep 3
-cat "$SS/lb" > /tmp/l21
+# one reader for the whole window (no fork in between): round 1, a quiet
+# 3 s, round 2 = window start, 3 s, round 3 = window end
+catn -n 3 -i 3000 "$SS/lb" $stats > /tmp/l21.catn
 cat "$SS/lb_snapshots" > /tmp/l21.snap
-after=$(hog_cpus)
 echo 0 > $T/tracing_on
 bg_stop
 echo 0 > $T/events/sched_shadow/lb_verdict/enable
@@ -77,22 +74,34 @@ echo 0 > $T/events/sched/sched_migrate_task/enable
 grep -E 'lb_verdict:|sched_migrate_task:' $T/trace > /tmp/l21.trace
 echo > $T/trace
 echo "$old_every" > "$SS/lb_dump_every"
+# round R of the lb table (version line, header, rows) and the hogs' CPUs
+round_lb() { awk -v r="$1" '/^=== ROUND / { on = ($3 == r && $4 ~ /\/lb$/); next } on' /tmp/l21.catn; }
+round_cpus() { awk -v r="$1" '/^=== ROUND / { on = ($3 == r && $4 ~ /\/stat$/); next } on { printf "%s ", $39 }' /tmp/l21.catn; }
+round_lb 2 > /tmp/l21.2
+round_lb 3 > /tmp/l21.3
+# the window: round 3 - round 2, cell by cell
+awk 'FNR <= 2 { if (NR == FNR) print; next }
+	NR == FNR { k = $1 " " $2 " " $3; for (j = 4; j <= NF; j++) a[k, j] = $j; next }
+	{ k = $1 " " $2 " " $3; o = k; for (j = 4; j <= NF; j++) o = o " " ($j == "-" ? "-" : $j - a[k, j]); print o }' /tmp/l21.2 /tmp/l21.3 > /tmp/l21
+before=$(round_cpus 2)
+after=$(round_cpus 3)
+diag "hogs' CPUs at the start of the quiet period: $(round_cpus 1)"
 
 diag "measurement window: hogs on CPUs $before-> $after"
 calls=$(judged /tmp/l21 calls) right=$(judged /tmp/l21 right) wrong=$(judged /tmp/l21 wrong)
 missed=$(judged /tmp/l21 missed) none=$(judged /tmp/l21 none) busy=$(lbv /tmp/l21 all busy actual calls)
-diag "3 s window: judged $calls (right $right, wrong $wrong, missed $missed, none $none), busy-destination calls $busy"
+diag "3 s window (round 3 - round 2): judged $calls (right $right, wrong $wrong, missed $missed, none $none), busy-destination calls $busy"
 diag "lb actual rows:"
 awk '$3 == "actual" || NR == 2' /tmp/l21 | diag
 nsnap=$(grep -c '^[0-9]* call ' /tmp/l21.snap)
 if [ "$nsnap" -gt 0 ]; then
-	diag "lb_snapshots ($nsnap recorded; call, group and cpu lines):"
+	diag "lb_snapshots (quiet period and window, $nsnap kept; call, group and cpu lines):"
 	grep -E '^[0-9]+ (call|group|cpu) ' /tmp/l21.snap | cut -c1-260 | head -n 60 | diag
 fi
 if [ "$(distinct "$before")" -ne "$n" ] || [ "$(distinct "$after")" -ne "$n" ]; then
 	diag "note: the hogs were not one per CPU for the whole window"
 fi
-diag "trace of the window: $(grep -c 'lb_verdict:' /tmp/l21.trace) lb_verdict events (judged calls), $(grep -c 'sched_migrate_task: comm=burn' /tmp/l21.trace) migrations of burn threads; judged calls other than none, and burn migrations:"
+diag "trace of the 6 s (quiet period and window): $(grep -c 'lb_verdict:' /tmp/l21.trace) lb_verdict events (judged calls), $(grep -c 'sched_migrate_task: comm=burn' /tmp/l21.trace) migrations of burn threads; judged calls other than none, and burn migrations:"
 grep -E 'lb_verdict:.*verdict=(right|wrong|missed)|sched_migrate_task: comm=burn' /tmp/l21.trace | head -n 20 | sed 's/^ *//' | cut -c1-200 | diag
 if [ "$wrong" -eq 0 ]; then ok "lb one per cpu: zero wrong verdicts ($calls judged, $busy busy)"; else not_ok "lb one per cpu: zero wrong verdicts" "wrong=$wrong of $calls judged; see the snapshots above"; fi
 if [ $((right + wrong + missed)) -eq 0 ]; then
