@@ -7,13 +7,16 @@
 # the balancer move that CPU's hog) reads `lb` and the hogs' CPUs three
 # times 3 s apart; the window is the difference of the last two reads
 # (the lb_verdict and sched_migrate_task trace events are kept to
-# explain any verdict other than none).  No CPU has work to give, so
+# explain any verdict other than none).  With a hog on every CPU no CPU
+# goes idle and nothing is judged, so a second phase runs 5 hogs on
+# cpu0-4 and leaves the shell's cpu5 idle: its idle-balance calls are
+# judged, and still no CPU has work to give.  No CPU has work to give, so
 # a judged call (idle/newly idle destination) can only be `none`; calls
 # from busy destinations are counted apart.  The test's shell is pinned
 # to the last CPU.  Checks: zero `wrong` in the actual
 # rows, and no judged verdict other than `none`.  Snapshots of every
 # wrong/missed call are kept (lb_dump_every 1) and printed if any.
-# timeout: 60
+# timeout: 90
 [ -f /run/lb.mark ] || dmesg_mark > /run/lb.mark
 need_module "lb one per cpu: module loaded" || return 0
 if [ ! -r "$SS/lb" ]; then
@@ -34,78 +37,84 @@ T=/sys/kernel/tracing
 n=$(ncpus)
 shcpu=$(pin_shell_last_cpu)
 old_every=$(cat "$SS/lb_dump_every")
-echo 1 > "$SS/lb_dump_every"
-i=0
-while [ $i -lt $n ]; do
-	bg s21_$i burn -t 1 -s 0 -d 0 -q --cpu $i --widen --widen-ms 100
-	i=$((i + 1))
-done
-sleep 0.5
-# the worker thread of each burn (its main thread stays pinned, sleeping)
-stats=
-for p in $(awk '$2 ~ /^s21_/ { print $1 }' "$BG_PIDS"); do
-	for t in /proc/$p/task/*; do
-		[ "${t##*/}" != "$p" ] && stats="$stats $t/stat"
+
+# phase NHOGS LABEL: hogs on cpu0..NHOGS-1, quiet period, window, checks
+phase() {
+	local nh=$1 lbl=$2 i p t stats cpus before after calls right wrong missed none busy nsnap
+	echo 1 > "$SS/lb_dump_every"
+	i=0
+	while [ $i -lt $nh ]; do
+		bg s21_$i burn -t 1 -s 0 -d 0 -q --cpu $i --widen --widen-ms 100
+		i=$((i + 1))
 	done
-done
-hog_cpus() { awk '{ printf "%s ", $39 }' $stats 2>/dev/null; }
-t=0
-while [ $t -lt 6 ]; do
 	sleep 0.5
-	t=$((t + 1))
-	cpus=$(hog_cpus)
-	[ "$(distinct "$cpus")" -eq "$n" ] && break
-done
-diag "$n hogs (each started on its own CPU, affinity widened to all after 100 ms), $((t * 5 + 5)) x 0.1 s in, on CPUs: $cpus($(distinct "$cpus") distinct; shell on cpu$shcpu)"
-echo 0 > $T/tracing_on
-echo > $T/trace
-echo 1 > $T/events/sched_shadow/lb_verdict/enable
-echo 1 > $T/events/sched/sched_migrate_task/enable
-echo 1 > "$SS/reset"
-echo 1 > $T/tracing_on
-# one reader for the whole window (no fork in between): round 1, a quiet
-# 3 s, round 2 = window start, 3 s, round 3 = window end
-catn -n 3 -i 3000 "$SS/lb" $stats > /tmp/l21.catn
-cat "$SS/lb_snapshots" > /tmp/l21.snap
-echo 0 > $T/tracing_on
-bg_stop
-echo 0 > $T/events/sched_shadow/lb_verdict/enable
-echo 0 > $T/events/sched/sched_migrate_task/enable
-grep -E 'lb_verdict:|sched_migrate_task:' $T/trace > /tmp/l21.trace
-echo > $T/trace
-echo "$old_every" > "$SS/lb_dump_every"
+	# the worker thread of each burn (its main thread sleeps)
+	stats=
+	for p in $(awk '$2 ~ /^s21_/ { print $1 }' "$BG_PIDS"); do
+		for t in /proc/$p/task/*; do
+			[ "${t##*/}" != "$p" ] && stats="$stats $t/stat"
+		done
+	done
+	t=0
+	while [ $t -lt 6 ]; do
+		sleep 0.5
+		t=$((t + 1))
+		cpus=$(awk '{ printf "%s ", $39 }' $stats 2>/dev/null)
+		[ "$(distinct "$cpus")" -eq "$nh" ] && break
+	done
+	diag "[$lbl] $nh hogs (each started on its own CPU, affinity widened to all after 100 ms), $((t * 5 + 5)) x 0.1 s in, on CPUs: $cpus($(distinct "$cpus") distinct; shell on cpu$shcpu)"
+	echo 0 > $T/tracing_on
+	echo > $T/trace
+	echo 1 > $T/events/sched_shadow/lb_verdict/enable
+	echo 1 > $T/events/sched/sched_migrate_task/enable
+	echo 1 > "$SS/reset"
+	echo 1 > $T/tracing_on
+	# one reader (no fork in between): round 1, a quiet 3 s, round 2 =
+	# window start, 3 s, round 3 = window end
+	catn -n 3 -i 3000 "$SS/lb" $stats > /tmp/l21.catn
+	cat "$SS/lb_snapshots" > /tmp/l21.snap
+	echo 0 > $T/tracing_on
+	bg_stop
+	echo 0 > $T/events/sched_shadow/lb_verdict/enable
+	echo 0 > $T/events/sched/sched_migrate_task/enable
+	grep -E 'lb_verdict:|sched_migrate_task:' $T/trace > /tmp/l21.trace
+	echo > $T/trace
+	echo "$old_every" > "$SS/lb_dump_every"
+	round_lb 2 > /tmp/l21.2
+	round_lb 3 > /tmp/l21.3
+	# the window: round 3 - round 2, cell by cell
+	awk 'FNR <= 2 { if (NR == FNR) print; next }
+		NR == FNR { k = $1 " " $2 " " $3; for (j = 4; j <= NF; j++) a[k, j] = $j; next }
+		{ k = $1 " " $2 " " $3; o = k; for (j = 4; j <= NF; j++) o = o " " ($j == "-" ? "-" : $j - a[k, j]); print o }' /tmp/l21.2 /tmp/l21.3 > /tmp/l21
+	before=$(round_cpus 2)
+	after=$(round_cpus 3)
+	diag "[$lbl] hogs' CPUs at the start of the quiet period: $(round_cpus 1); window: $before-> $after"
+	calls=$(judged /tmp/l21 calls) right=$(judged /tmp/l21 right) wrong=$(judged /tmp/l21 wrong)
+	missed=$(judged /tmp/l21 missed) none=$(judged /tmp/l21 none) busy=$(lbv /tmp/l21 all busy actual calls)
+	diag "[$lbl] 3 s window (round 3 - round 2): judged $calls (right $right, wrong $wrong, missed $missed, none $none), busy-destination calls $busy; lb actual rows:"
+	awk '$3 == "actual"' /tmp/l21 | diag
+	nsnap=$(grep -c '^[0-9]* call ' /tmp/l21.snap)
+	if [ "$nsnap" -gt 0 ]; then
+		diag "[$lbl] lb_snapshots (quiet period and window, $nsnap kept; call, group and cpu lines):"
+		grep -E '^[0-9]+ (call|group|cpu) ' /tmp/l21.snap | sed 's/ runnable_avg=[0-9]* util_avg=[0-9]*//; s/ capacity=1024//' | cut -c1-230 | head -n 40 | diag
+	fi
+	[ "$(distinct "$before")" -eq "$nh" ] && [ "$(distinct "$after")" -eq "$nh" ] ||
+		diag "[$lbl] note: the hogs were not one per CPU for the whole window"
+	diag "[$lbl] trace of the 6 s (quiet period and window): $(grep -c 'lb_verdict:' /tmp/l21.trace) lb_verdict events, $(grep -c 'sched_migrate_task: comm=burn' /tmp/l21.trace) migrations of burn threads; verdicts other than none, and burn migrations:"
+	grep -E 'lb_verdict:.*verdict=(right|wrong|missed)|sched_migrate_task: comm=burn' /tmp/l21.trace | head -n 12 | sed 's/^ *//' | cut -c1-200 | diag
+	if [ "$wrong" -eq 0 ]; then ok "lb one per cpu [$lbl]: zero wrong verdicts ($calls judged, $busy busy)"; else not_ok "lb one per cpu [$lbl]: zero wrong verdicts" "wrong=$wrong of $calls judged; see the snapshots above"; fi
+	if [ $((right + wrong + missed)) -eq 0 ]; then
+		ok "lb one per cpu [$lbl]: every judged call is none ($none of $calls)"
+	else
+		not_ok "lb one per cpu [$lbl]: every judged call is none" "right=$right wrong=$wrong missed=$missed none=$none"
+	fi
+	JUDGED=$calls
+}
 # round R of the lb table (version line, header, rows) and the hogs' CPUs
 round_lb() { awk -v r="$1" '/^=== ROUND / { on = ($3 == r && $4 ~ /\/lb$/); next } on' /tmp/l21.catn; }
 round_cpus() { awk -v r="$1" '/^=== ROUND / { on = ($3 == r && $4 ~ /\/stat$/); next } on { printf "%s ", $39 }' /tmp/l21.catn; }
-round_lb 2 > /tmp/l21.2
-round_lb 3 > /tmp/l21.3
-# the window: round 3 - round 2, cell by cell
-awk 'FNR <= 2 { if (NR == FNR) print; next }
-	NR == FNR { k = $1 " " $2 " " $3; for (j = 4; j <= NF; j++) a[k, j] = $j; next }
-	{ k = $1 " " $2 " " $3; o = k; for (j = 4; j <= NF; j++) o = o " " ($j == "-" ? "-" : $j - a[k, j]); print o }' /tmp/l21.2 /tmp/l21.3 > /tmp/l21
-before=$(round_cpus 2)
-after=$(round_cpus 3)
-diag "hogs' CPUs at the start of the quiet period: $(round_cpus 1)"
 
-diag "measurement window: hogs on CPUs $before-> $after"
-calls=$(judged /tmp/l21 calls) right=$(judged /tmp/l21 right) wrong=$(judged /tmp/l21 wrong)
-missed=$(judged /tmp/l21 missed) none=$(judged /tmp/l21 none) busy=$(lbv /tmp/l21 all busy actual calls)
-diag "3 s window (round 3 - round 2): judged $calls (right $right, wrong $wrong, missed $missed, none $none), busy-destination calls $busy"
-diag "lb actual rows:"
-awk '$3 == "actual" || NR == 2' /tmp/l21 | diag
-nsnap=$(grep -c '^[0-9]* call ' /tmp/l21.snap)
-if [ "$nsnap" -gt 0 ]; then
-	diag "lb_snapshots (quiet period and window, $nsnap kept; call, group and cpu lines):"
-	grep -E '^[0-9]+ (call|group|cpu) ' /tmp/l21.snap | cut -c1-260 | head -n 60 | diag
-fi
-if [ "$(distinct "$before")" -ne "$n" ] || [ "$(distinct "$after")" -ne "$n" ]; then
-	diag "note: the hogs were not one per CPU for the whole window"
-fi
-diag "trace of the 6 s (quiet period and window): $(grep -c 'lb_verdict:' /tmp/l21.trace) lb_verdict events (judged calls), $(grep -c 'sched_migrate_task: comm=burn' /tmp/l21.trace) migrations of burn threads; judged calls other than none, and burn migrations:"
-grep -E 'lb_verdict:.*verdict=(right|wrong|missed)|sched_migrate_task: comm=burn' /tmp/l21.trace | head -n 20 | sed 's/^ *//' | cut -c1-200 | diag
-if [ "$wrong" -eq 0 ]; then ok "lb one per cpu: zero wrong verdicts ($calls judged, $busy busy)"; else not_ok "lb one per cpu: zero wrong verdicts" "wrong=$wrong of $calls judged; see the snapshots above"; fi
-if [ $((right + wrong + missed)) -eq 0 ]; then
-	ok "lb one per cpu: every judged call is none ($none of $calls)"
-else
-	not_ok "lb one per cpu: every judged call is none" "right=$right wrong=$wrong missed=$missed none=$none"
-fi
+phase $n "$n hogs"
+[ "$JUDGED" -eq 0 ] && diag "no CPU went idle in the window, so no call was judged: the next phase leaves cpu$shcpu (the shell's) without a hog"
+phase $((n - 1)) "$((n - 1)) hogs + idle cpu$shcpu"
+if [ "$JUDGED" -gt 0 ]; then ok "lb one per cpu [$((n - 1)) hogs + idle cpu$shcpu]: the idle CPU's calls are judged ($JUDGED)"; else not_ok "lb one per cpu [$((n - 1)) hogs + idle cpu$shcpu]: the idle CPU's calls are judged" "0 judged calls in 3 s"; fi
