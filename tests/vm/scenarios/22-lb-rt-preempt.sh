@@ -43,7 +43,7 @@ echo 1 > $T/events/sched_shadow/lb_verdict/enable
 echo 1 > $T/events/sched/sched_migrate_task/enable
 echo 1 > "$SS/reset"
 cat "$SS/lb" > /tmp/l22.0
-bg s22c catn -n 400 -i 2 "$SS/cpus"
+bg s22c catn -n 1000 -i 1 "$SS/cpus"
 echo 1 > $T/tracing_on
 sleep 0.2
 rtspin -c $rcpu -t 800 -n 1 -p 50 2>/tmp/l22.rt.err
