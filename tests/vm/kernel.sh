@@ -58,6 +58,11 @@ deps_of() {
 
 # Resolve the current ABI: linux-image-amd64 -> linux-image-<release>.
 img_pkg=$(deps_of linux-image-amd64 '^linux-image-[0-9]' | head -n1)
+if [ -z "$img_pkg" ] && [ -z "$APT_SUITE" ]; then
+	log "linux-image-amd64 unknown to apt: running apt-get update once"
+	apt-get update -q >/dev/null || true
+	img_pkg=$(deps_of linux-image-amd64 '^linux-image-[0-9]' | head -n1)
+fi
 [ -n "$img_pkg" ] || die "cannot resolve linux-image-amd64 (is apt-get update done?)"
 release=${img_pkg#linux-image-}
 hdr_pkg=linux-headers-$release

@@ -200,17 +200,19 @@ ss_rows() {
 # Sum one numeric column of `cpus` over online CPUs ("-" counts as 0).
 ss_sum() { ss_rows cpus "$1" | awk '$1 != "-" { s += $1 } END { printf "%d\n", s }'; }
 
-# wait_converge MAX_S: poll cpus every 0.5 s until no CPU's load_avg moved
-# by more than 3% (or 20 units) between two samples; returns 1 on timeout.
+# wait_converge MAX_S [SKIP_CPU]: poll cpus every 0.5 s until no CPU's
+# load_avg (except SKIP_CPU, e.g. the one running the readers) moved by more
+# than 3% (or 20 units) between two samples; returns 1 on timeout.
 wait_converge() {
-	local max=${1:-5} t=0 prev cur
+	local max=${1:-5} skip=${2:--1} t=0 prev cur
 	prev=$(ss_rows cpus cpu load_avg)
 	while [ "$t" -lt $((max * 2)) ]; do
 		sleep 0.5
 		t=$((t + 1))
 		cur=$(ss_rows cpus cpu load_avg)
-		if printf '%s\n--\n%s\n' "$prev" "$cur" | awk '
+		if printf '%s\n--\n%s\n' "$prev" "$cur" | awk -v skip="$skip" '
 			$0 == "--" { second = 1; next }
+			$1 == skip { next }
 			!second { a[$1] = $2; next }
 			{ d = $2 - a[$1]; if (d < 0) d = -d; tol = $2 * 0.03; if (tol < 20) tol = 20; n++
 			  if ($2 == "-" || a[$1] == "-" || d > tol) bad = 1 }

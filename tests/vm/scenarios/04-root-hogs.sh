@@ -15,7 +15,7 @@ while [ $i -lt $n ]; do
 	i=$((i + 1))
 done
 sleep 1
-wait_converge 5
+wait_converge 5 "$reader"
 catn -n 7 -i 400 "$SS/cpus" | awk '
 	/^=== ROUND/ { hdr = 0; next }
 	/^# / { next }
