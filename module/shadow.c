@@ -173,11 +173,14 @@ static enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 	}
 
 	/*
-	 * On an idle CPU (a task was just woken there and schedule() has not
-	 * run yet) the first queued task is not waiting behind anyone: only
-	 * the ones after it are work to give.
+	 * When rq->curr is the idle task (a task was just woken there) or a
+	 * task that is leaving the run queue (going to sleep: the walk runs
+	 * at the end of its dequeue, before schedule() picks the next one),
+	 * the CPU is about to run one of the queued tasks: that one is not
+	 * waiting behind anyone, only the ones after it are work to give.
 	 */
-	if (is_idle_task(running) && movable && movable >= fr[0].h_tasks)
+	if ((is_idle_task(running) || !READ_ONCE(running->on_rq)) &&
+	    movable && movable >= fr[0].h_tasks)
 		movable = fr[0].h_tasks - 1;
 	out->shadow_fp = fr[0].acc_fp;
 	out->shadow_avg_fp = fr[0].acc_avg_fp;
