@@ -77,7 +77,7 @@ for p in $pkgs; do
 	f=$(ls -t "$PKGS/${p}_"*.deb 2>/dev/null | head -n1 || true)
 	if [ -z "$f" ]; then
 		log "downloading $p"
-		(cd "$PKGS" && apt-get "${APT_OPTS[@]}" download -q "$p" >/dev/null) ||
+		(cd "$PKGS" && apt-get "${APT_OPTS[@]}" -o APT::Sandbox::User=root download -q "$p" >/dev/null) ||
 			die "apt-get download $p failed"
 		f=$(ls -t "$PKGS/${p}_"*.deb 2>/dev/null | head -n1 || true)
 		[ -n "$f" ] || die "apt-get download $p left no .deb in $PKGS"
