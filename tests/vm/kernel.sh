@@ -23,6 +23,7 @@ ROOT=$CACHE/$KERNEL/root
 ENV_OUT=$CACHE/$KERNEL.env
 
 die() { echo "vm-kernel: $*" >&2; exit 1; }
+trap 'echo "vm-kernel: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 log() { echo "vm-kernel: $*" >&2; }
 
 case $KERNEL in
@@ -112,38 +113,31 @@ for i in $inc; do [ -f "$i" ] || die "$KDIR/Makefile includes missing $i"; done
 VMLINUX=$CACHE/$KERNEL/vmlinux
 if [ ! -s "$VMLINUX" ] || [ "$VMLINUZ" -nt "$VMLINUX" ]; then
 	log "extracting vmlinux from $(basename "$VMLINUZ")"
-	read -r kind off < <(python3 - "$VMLINUZ" <<'PY'
-import sys
-data = open(sys.argv[1], 'rb').read()
-magics = [('xz', b'\xfd7zXZ\x00'), ('zstd', b'\x28\xb5\x2f\xfd'), ('gzip', b'\x1f\x8b\x08')]
-hits = [(data.find(m), k) for k, m in magics if data.find(m) >= 0]
-if not hits:
-    print('none 0'); sys.exit(0)
-off, kind = min(hits)
-print(kind, off)
-PY
-	)
-	case $kind in
-	xz)   dec=(xz -dc --single-stream) ;;
-	zstd) dec=(zstd -dcq) ;;
-	gzip) dec=(gzip -dc) ;;
-	*) die "no xz/zstd/gzip payload found in $VMLINUZ" ;;
-	esac
-	# zstd/gzip complain about trailing data after the payload; the
-	# output is complete anyway, the ELF check below decides.
-	tail -c +$((off + 1)) "$VMLINUZ" | "${dec[@]}" > "$VMLINUX.tmp" 2>/dev/null || true
-	[ "$(head -c 4 "$VMLINUX.tmp" | od -An -c | tr -d ' ')" = '177ELF' ] ||
-		die "decompressed $kind payload of $VMLINUZ is not an ELF file"
-	python3 - "$VMLINUX.tmp" <<'PY' || die "extracted vmlinux has no .BTF section"
-import sys, struct
-f = open(sys.argv[1], 'rb'); d = f.read()
-shoff, = struct.unpack_from('<Q', d, 0x28)
-shentsize, shnum, shstrndx = struct.unpack_from('<HHH', d, 0x3a)
-def sh(i): return struct.unpack_from('<IIQQQQ', d, shoff + i * shentsize)
-stroff = sh(shstrndx)[4]
-names = [d[stroff + sh(i)[0]:d.index(b'\0', stroff + sh(i)[0])] for i in range(shnum)]
-sys.exit(0 if b'.BTF' in names else 1)
-PY
+	# first offset of each magic; try them in file order until one
+	# decompresses to an ELF with .BTF (a magic can occur by chance)
+	cands=$(for m in 'xz:\xfd7zXZ\x00' 'zstd:\x28\xb5\x2f\xfd' 'gzip:\x1f\x8b\x08'; do
+		o=$(LC_ALL=C grep -obUaP -m1 "${m#*:}" "$VMLINUZ" | head -n1 | cut -d: -f1 || true)
+		[ -n "$o" ] && echo "$o ${m%%:*}"
+	done | sort -n)
+	[ -n "$cands" ] || die "no xz/zstd/gzip payload found in $VMLINUZ"
+	found=
+	while read -r off kind; do
+		case $kind in
+		xz)   dec=(xz -dc --single-stream) ;;
+		zstd) dec=(zstd -dcq) ;;
+		gzip) dec=(gzip -dc) ;;
+		esac
+		# zstd/gzip complain about data after the payload; the ELF and
+		# .BTF checks decide whether the output is usable
+		tail -c +$((off + 1)) "$VMLINUZ" | "${dec[@]}" > "$VMLINUX.tmp" 2>/dev/null || true
+		if [ "$(head -c 4 "$VMLINUX.tmp" | od -An -c | tr -d ' ')" = '177ELF' ] &&
+		   readelf -S --wide "$VMLINUX.tmp" 2>/dev/null | grep -q ' \.BTF '; then
+			found="$kind payload at offset $off"
+			break
+		fi
+	done <<< "$cands"
+	[ -n "$found" ] || { rm -f "$VMLINUX.tmp"; die "no payload of $VMLINUZ decompresses to an ELF vmlinux with .BTF (tried: $(echo $cands))"; }
+	log "vmlinux: $found"
 	mv "$VMLINUX.tmp" "$VMLINUX"
 fi
 
