@@ -117,7 +117,7 @@ if [ ! -s "$VMLINUX" ] || [ "$VMLINUZ" -nt "$VMLINUX" ]; then
 	# decompresses to an ELF with .BTF (a magic can occur by chance)
 	cands=$(for m in 'xz:\xfd7zXZ\x00' 'zstd:\x28\xb5\x2f\xfd' 'gzip:\x1f\x8b\x08'; do
 		o=$(LC_ALL=C grep -obUaP -m1 "${m#*:}" "$VMLINUZ" | head -n1 | cut -d: -f1 || true)
-		[ -n "$o" ] && echo "$o ${m%%:*}"
+		if [ -n "$o" ]; then echo "$o ${m%%:*}"; fi
 	done | sort -n)
 	[ -n "$cands" ] || die "no xz/zstd/gzip payload found in $VMLINUZ"
 	found=
