@@ -9,10 +9,10 @@ bad=
 for f in info cpus groups reset enable; do
 	[ -e "$SS/$f" ] || { bad="$bad $f:missing"; continue; }
 	m=$(stat -c '%a %u' "$SS/$f")
-	case $f in reset|enable) want="600 0" ;; *) want="400 0" ;; esac
+	case $f in reset) want="200 0" ;; enable) want="600 0" ;; *) want="400 0" ;; esac
 	[ "$m" = "$want" ] || bad="$bad $f:mode=$m(want $want)"
 done
-if [ -z "$bad" ]; then ok "formats: files present, modes 0400/0600, owner root"; else not_ok "formats: files present, modes 0400/0600, owner root" "$bad"; fi
+if [ -z "$bad" ]; then ok "formats: files present, modes 0400/0600/0200, owner root"; else not_ok "formats: files present, modes 0400/0600/0200, owner root" "$bad"; fi
 
 hdr_info='key value'
 hdr_cpus='cpu online nr_running h_nr_running movable load_avg runnable_avg util_avg weight capacity shadow shadow_avg samples div_mean div_max shadow_mean real_mean published discarded over_budget'
