@@ -28,6 +28,7 @@
 #include <linux/rbtree.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
+#include <linux/sched/prio.h>
 #include <trace/events/sched.h>
 
 #include "kstruct.h"
@@ -348,6 +349,46 @@ static void shadow_probe_pelt_se(void *data, struct sched_entity *se)
 		shadow_trace_se(se);
 }
 
+/*
+ * A CFS task preempted by an RT/DL task is work to give, but no PELT or
+ * nr_running tracepoint fires after rq->curr changes: the switch itself
+ * must refresh the walk.  sched_switch fires with rq->curr == next, under
+ * the rq lock.  Only switches into or out of an RT/DL task walk (PI
+ * boosting counts as RT, as it does for the balancer).  The prototype
+ * follows the kernel's (BTF: prev_state was added in 5.18), so the call
+ * is well-typed even under kernel CFI.  Optional: without it the shadow
+ * works, but a CFS task preempted by RT is only seen at the next event.
+ */
+#if KS_NARGS_btf_trace_sched_switch == 5
+static void shadow_probe_switch(void *data, bool preempt, struct task_struct *prev,
+				struct task_struct *next, unsigned int prev_state)
+#else
+static void shadow_probe_switch(void *data, bool preempt, struct task_struct *prev,
+				struct task_struct *next)
+#endif
+{
+	struct rq *rq;
+
+	if (!static_branch_likely(&shadow_enabled))
+		return;
+	if (likely(prev->prio >= MAX_RT_PRIO && next->prio >= MAX_RT_PRIO))
+		return;
+	rq = ks_cfs_rq_rq(next->se.cfs_rq);
+	if (unlikely(!rq || ks_rq_curr(rq) != next))
+		return;
+	if (ks_cfs_rq_h_nr_running(ks_rq_cfs(rq)) || next->prio >= MAX_RT_PRIO)
+		shadow_update(rq);
+}
+
+/* sched_switch is not exported to modules: find it among the kernel's tracepoints. */
+static struct tracepoint *shadow_tp_switch;
+
+static void shadow_find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_switch"))
+		shadow_tp_switch = tp;
+}
+
 /* ---- registration ---- */
 
 struct shadow_hook {
@@ -355,6 +396,7 @@ struct shadow_hook {
 	int (*reg)(void);
 	void (*unreg)(void);
 	int err;		/* 0 active, >0 never tried, <0 register error */
+	bool optional;		/* a failure leaves it inactive instead of failing the load */
 };
 
 static int shadow_reg_nr_running(void)
@@ -387,10 +429,24 @@ static void shadow_unreg_pelt_se(void)
 	unregister_trace_pelt_se_tp(shadow_probe_pelt_se, NULL);
 }
 
+static int shadow_reg_switch(void)
+{
+	for_each_kernel_tracepoint(shadow_find_tp, NULL);
+	if (!shadow_tp_switch)
+		return -ENOENT;
+	return tracepoint_probe_register(shadow_tp_switch, shadow_probe_switch, NULL);
+}
+
+static void shadow_unreg_switch(void)
+{
+	tracepoint_probe_unregister(shadow_tp_switch, shadow_probe_switch, NULL);
+}
+
 static struct shadow_hook shadow_hooks[] = {
 	{ "pelt_cfs_tp", shadow_reg_pelt_cfs, shadow_unreg_pelt_cfs, 1 },
 	{ "pelt_se_tp", shadow_reg_pelt_se, shadow_unreg_pelt_se, 1 },
 	{ "sched_update_nr_running_tp", shadow_reg_nr_running, shadow_unreg_nr_running, 1 },
+	{ "sched_switch", shadow_reg_switch, shadow_unreg_switch, 1, true },
 };
 
 int shadow_nr_hooks(void)
@@ -410,7 +466,8 @@ const char *shadow_hook_state(int i, const char **name)
 /**
  * shadow_probes_register() - attach the three tracepoint probes
  *
- * All or nothing: the shadow needs every one of them.
+ * All or nothing for the required ones; an optional one that fails stays
+ * inactive (shown in `info`).
  * Return: 0 or the first registration error (everything undone).
  */
 int shadow_probes_register(void)
@@ -420,6 +477,11 @@ int shadow_probes_register(void)
 	for (i = 0; i < ARRAY_SIZE(shadow_hooks); i++) {
 		err = shadow_hooks[i].reg();
 		shadow_hooks[i].err = err;
+		if (err && shadow_hooks[i].optional) {
+			pr_warn("tracepoint %s not attached (%d): RT/DL preemption of CFS tasks is seen late\n",
+				shadow_hooks[i].name, err);
+			continue;
+		}
 		if (err) {
 			pr_err("cannot attach to tracepoint %s (%d)\n", shadow_hooks[i].name, err);
 			goto out_unregister;
@@ -429,7 +491,8 @@ int shadow_probes_register(void)
 
 out_unregister:
 	while (--i >= 0) {
-		shadow_hooks[i].unreg();
+		if (!shadow_hooks[i].err)
+			shadow_hooks[i].unreg();
 		shadow_hooks[i].err = 1;
 	}
 	tracepoint_synchronize_unregister();

@@ -209,6 +209,27 @@ static void emit_funcs(FILE *out, const struct btf *btf, char **w, int nw)
 	fprintf(out, "\n\n");
 }
 
+/*
+ * "%typedef": the number of parameters of the function-pointer typedef
+ * (e.g. btf_trace_sched_switch, which BTF keeps for every tracepoint), so a
+ * probe can be declared with exactly the arguments the kernel passes.
+ */
+static void emit_nargs(FILE *out, const struct btf *btf, const char *name)
+{
+	int id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+
+	if (t)
+		t = btf__type_by_id(btf, t->type);
+	if (t && btf_is_ptr(t))
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_func_proto(t)) {
+		fprintf(out, "#define KS_NARGS_%s 0\n\n", name);
+		return;
+	}
+	fprintf(out, "#define KS_NARGS_%s %d\n\n", name, btf_vlen(t));
+}
+
 static void usage(int code)
 {
 	fprintf(code ? stderr : stdout,
@@ -291,6 +312,10 @@ int main(int argc, char **argv)
 			w[nw++] = tok;
 		if (!nw)
 			continue;
+		if (w[0][0] == '%') {
+			emit_nargs(out, btf, w[0] + 1);
+			continue;
+		}
 		if (nw < 2)
 			die("%s:%d: expected 'struct field [alternatives]'", manifest, lineno);
 		if (w[0][0] == '@') {

@@ -33,7 +33,13 @@ while [ $i -lt $n ]; do
 			if (k == 0) { print "none"; exit }
 			for (a = 1; a <= k; a++) for (b = a + 1; b <= k; b++) if (v[b] < v[a]) { t = v[a]; v[a] = v[b]; v[b] = t }
 			printf "%d %.4f\n", k, (k % 2) ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2 }' /tmp/s4)
-	if [ "$res" = none ]; then
+	if [ $i -eq "$reader" ] && [ "$res" != none ]; then
+		# the sampler wakes here every 400 ms: its blocked load is in the
+		# real signal and not in the shadow, which is the effect under
+		# study, not an error; report it, judge only the hog-only CPUs
+		set -- $res
+		diag "cpu$i (hog + the test's sampler): median diff $(awk -v m=$2 'BEGIN { printf "%.1f", m * 100 }')%, not judged"
+	elif [ "$res" = none ]; then
 		not_ok "root hogs: cpu$i shadow within 5% of load_avg" "cpu$i never busy in 7 samples although a hog is pinned there"
 	else
 		busy=$((busy + 1))
