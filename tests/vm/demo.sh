@@ -1,64 +1,76 @@
 # SPDX-License-Identifier: GPL-2.0
-# Guest side of `make demo`: the same duty-cycle workload first in the root
-# cgroup, then split over nested cgroups with unequal cpu.weight, and the
-# per-CPU means of shadow vs real load_avg of both runs side by side.
-# To change what runs, edit workload_root / workload_nested below (e.g.
-# `sched-shadow run -- sched-shadow bench` once the CLI is in the guest).
+# Guest side of `make demo` (busybox sh, sourced by guest/init in demo mode).
+#
+# The same workload twice, each time under
+#   sched-shadow run --json -- sched-shadow bench ...
+# with `sched-shadow record` sampling the module in the background:
+#   root:    the bench and a sibling load (hog threads) in the root cgroup
+#   nested:  the bench in /demo/a/b (created by `run --cgroup`, cpu.weight
+#            100 all the way down) and the same hogs in /demo/c with
+#            cpu.weight $SIB_WEIGHT
+# Only where the tasks sit changes.  The reports, the benches' own JSON and
+# the recordings are exported (build/demo/vm-out/ on the host) and
+# tests/vm/demo-report.py renders the text reports and the side-by-side
+# comparison there (the guest has no python; `run` prints one format at a
+# time, so each case runs once, with --json).
 . /lib/vm/lib.sh
+CLI=/bin/sched-shadow
 DUR=${DEMO_DURATION:-8}
+# schbench-style: 2 message threads x 8 workers, each request burns 3 ms
+# of CPU, a round every 10 ms: more runnable workers than the 6 vCPUs at
+# every round, so the balancer has work to move.
+BENCH="-m 2 -t 8 -C 3000 -s 10000 -d $DUR"
+SIB_THREADS=2
+SIB_WEIGHT=300
 
-workload_root() {
-	burn -t 6 -r 15 -s 10 -d "$DUR" -q
-}
-workload_nested() {
-	cg_mk /demo 100
-	cg_mk /demo/a 100
-	burn -t 3 -r 15 -s 10 -d "$DUR" -q --cgroup /demo/a/b --weight 300 &
-	burn -t 3 -r 15 -s 10 -d "$DUR" -q --cgroup /demo/c --weight 50 &
-	wait
-}
-
-# run_case NAME: run workload_NAME with statistics reset 1 s in, keep cpus
+# run_case NAME SIBLING_CGROUP [run options]
 run_case() {
-	echo "== $1: workload_$1 for ${DUR}s =="
-	workload_"$1" &
-	pid=$!
+	local name=$1 sib=$2 rc
+	shift 2
+	echo "== $name: sched-shadow run $* --json -- sched-shadow bench $BENCH"
+	echo "   sibling load: burn -t $SIB_THREADS (hogs) in ${sib:-/}${sib:+ (cpu.weight $SIB_WEIGHT)}"
+	if [ -n "$sib" ]; then
+		cg_mk "$sib" "$SIB_WEIGHT"
+		bg sibling-$name burn -t $SIB_THREADS -r 1000 -s 0 -d $((DUR + 10)) -q --cgroup "$sib"
+	else
+		bg sibling-$name burn -t $SIB_THREADS -r 1000 -s 0 -d $((DUR + 10)) -q
+	fi
 	sleep 1
-	echo 1 > "$SS/reset"
-	wait $pid
-	cat "$SS/cpus" > /tmp/demo-$1.cpus
-	cat /tmp/demo-$1.cpus
-	echo
+	"$CLI" record -i 0.2 -o /tmp/demo-$name.csv 2> /tmp/record-$name.err &
+	local rec=$!
+	"$CLI" run "$@" --json -- sh -c "exec $CLI bench $BENCH --json > /tmp/bench-$name.json" \
+		> /tmp/run-$name.json 2> /tmp/run-$name.err
+	rc=$?
+	kill -TERM $rec 2>/dev/null
+	wait $rec
+	bg_stop
+	echo "   run exit status $rc; $(grep -c '' /tmp/demo-$name.csv 2>/dev/null) CSV lines recorded"
+	[ -s /tmp/run-$name.err ] && sed 's/^/   run: /' /tmp/run-$name.err
+	grep -v '^recorded ' /tmp/record-$name.err | sed 's/^/   record: /'
+	return 0
 }
 
 if ! load_module; then
 	echo "demo: cannot load the module: $(cat /tmp/insmod.err)"
 	exit 1
 fi
-echo "sched_shadow demo: $(ncpus) CPUs, kernel $(uname -r)"
-run_case root
-run_case nested
+if [ ! -x "$CLI" ]; then
+	echo "demo: no $CLI in the guest"
+	exit 1
+fi
+echo "sched_shadow demo: $(ncpus) CPUs, kernel $(uname -r), $(sed -n 's/^feature.lb_audit //p' $SS/info | head -n 1) lb audit"
+run_case root ""
+sleep 2		# let the load of the first case decay a little
+run_case nested /demo/c --cgroup /demo/a/b
 cg_rm /demo
-
-echo "== divergence: time-weighted means since reset (load units, 1024 = one nice-0 task flat out) =="
-awk '
-	FNR == 1 { file++; next }
-	FNR == 2 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	{
-		cpu = $(c["cpu"]); cpus[cpu] = 1
-		s[file, cpu] = $(c["shadow_mean"]); r[file, cpu] = $(c["real_mean"]); d[file, cpu] = $(c["div_mean"])
-		if ($(c["shadow_mean"]) != "-") { S[file] += $(c["shadow_mean"]); R[file] += $(c["real_mean"]); D[file] += $(c["div_mean"]) }
-	}
-	END {
-		printf "%-11s | %-30s | %-30s\n", "", "root cgroup", "nested /demo/a/b(300) + /demo/c(50)"
-		printf "%-11s | %9s %9s %10s | %9s %9s %10s\n", "cpu", "shadow", "real", "div", "shadow", "real", "div"
-		n = 0; for (k in cpus) list[++n] = k + 0
-		for (a = 1; a <= n; a++) for (b = a + 1; b <= n; b++) if (list[b] < list[a]) { t = list[a]; list[a] = list[b]; list[b] = t }
-		for (a = 1; a <= n; a++) { k = list[a]
-			printf "%-11s | %9s %9s %10s | %9s %9s %10s\n", k, s[1, k], r[1, k], d[1, k], s[2, k], r[2, k], d[2, k] }
-		printf "%-11s | %9d %9d %10d | %9d %9d %10d\n", "total", S[1], R[1], D[1], S[2], R[2], D[2]
-		printf "%-11s | %30s | %30s\n", "real/shadow", (S[1] ? sprintf("%.2f", R[1] / S[1]) : "-"), (S[2] ? sprintf("%.2f", R[2] / S[2]) : "-")
-	}' /tmp/demo-root.cpus /tmp/demo-nested.cpus
-vm_export demo-root.cpus /tmp/demo-root.cpus
-vm_export demo-nested.cpus /tmp/demo-nested.cpus
 unload_module
+
+# Exports last, after the console pipe drained: guest/init copies this
+# script's output to the same channel, and a line landing inside a payload
+# would damage it.
+sleep 2
+for name in root nested; do
+	vm_export run-$name.json /tmp/run-$name.json
+	vm_export bench-$name.json /tmp/bench-$name.json
+	vm_export demo-$name.csv /tmp/demo-$name.csv
+done

@@ -86,7 +86,10 @@ test-vm:
 	@. $(VM_ENV) && SUMMARY=$(BUILD)/results/vm.summary EXPORT_DIR=$(VM_OUT) \
 		tests/vm/run-vm.sh test $$VM_VMLINUZ $(VM_INITRD) $(VM_DIR)
 
+# The demo keeps its logs, exports, report and plots in build/demo/
+# (tests/vm/demo.sh in the guest, tests/vm/demo-report.py on the host).
 demo:
-	@$(MAKE) --no-print-directory vm-initramfs
-	@. $(VM_ENV) && EXPORT_DIR=$(VM_OUT) VM_SCENARIOS= \
-		tests/vm/run-vm.sh demo $$VM_VMLINUZ $(VM_INITRD) $(VM_DIR)
+	@$(MAKE) --no-print-directory vm-initramfs $(BUILD)/sched-shadow
+	@. $(VM_ENV) && EXPORT_DIR=$(BUILD)/demo/vm-out VM_SCENARIOS= \
+		tests/vm/run-vm.sh demo $$VM_VMLINUZ $(VM_INITRD) $(BUILD)/demo
+	@python3 tests/vm/demo-report.py --cli $(BUILD)/sched-shadow $(BUILD)/demo
