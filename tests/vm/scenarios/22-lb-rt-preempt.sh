@@ -6,7 +6,8 @@
 # every few ms by one reader), the audit must count `right` verdicts
 # whose pick is that CPU's group (lb_verdict trace events), and the
 # balancer should move the CFS task away (sched_migrate_task).
-# The hog starts pinned on the CPU and is widened to every CPU 100 ms in.
+# Phase A: the hog is pinned to the CPU and widened to every CPU while the
+# RT task runs.  Phase B keeps the hog waiting for the whole spin.
 # timeout: 60
 [ -f /run/lb.mark ] || dmesg_mark > /run/lb.mark
 need_module "lb rt preempt: module loaded" || return 0
@@ -25,18 +26,16 @@ judged() { echo $(( $(lbv "$1" all idle actual "$2") + $(lbv "$1" all newidle ac
 
 shcpu=$(pin_shell_last_cpu)
 rcpu=2
-bg s22 burn -t 1 -s 0 -d 0 -q --cpu $rcpu --widen --widen-ms 100
+# Phase A: the hog is pinned to cpu2 (so it cannot leave before the RT
+# task comes), the RT task takes cpu2, then the hog's affinity is widened
+# while it waits: the idle CPUs' balancer must find it as work to give.
+bg s22 burn -t 1 -s 0 -d 0 -q --cpu $rcpu
 pid=$(awk '$2 == "s22" { print $1 }' "$BG_PIDS")
-sleep 0.8
+sleep 0.5
 tid=
 for t in /proc/$pid/task/*; do [ "${t##*/}" != "$pid" ] && tid=${t##*/}; done
 where=$(awk '{ print $39 }' /proc/$pid/task/$tid/stat)
 diag "CFS hog thread $tid runs on cpu$where before the RT task starts (shell on cpu$shcpu)"
-if [ "$where" != "$rcpu" ]; then
-	diag "note: the hog left cpu$rcpu on its own; the RT task goes to cpu$where instead"
-	rcpu=$where
-fi
-
 echo 0 > $T/tracing_on
 echo > $T/trace
 echo 1 > $T/events/sched_shadow/lb_verdict/enable
@@ -46,7 +45,11 @@ cat "$SS/lb" > /tmp/l22.0
 bg s22c catn -n 1000 -i 1 "$SS/cpus"
 echo 1 > $T/tracing_on
 sleep 0.2
-rtspin -c $rcpu -t 800 -n 1 -p 50 2>/tmp/l22.rt.err
+rtspin -c $rcpu -t 800 -n 1 -p 50 2>/tmp/l22.rt.err &
+rtpid=$!
+sleep 0.1
+taskset -p 0x3f "$tid" > /dev/null
+wait $rtpid
 rt_rc=$?
 sleep 0.1
 echo 0 > $T/tracing_on
@@ -84,11 +87,6 @@ grep 'lb_verdict:' /tmp/l22.trace | grep "verdict=right" | head -n 3 | sed 's/^ 
 r0=$(judged /tmp/l22.0 right) r1=$(judged /tmp/l22.1 right)
 diag "lb right (all idle+newidle actual): $r0 -> $r1; wrong $(judged /tmp/l22.1 wrong), missed $(judged /tmp/l22.1 missed), none $(judged /tmp/l22.1 none)"
 
-if [ "$mv_rt" -ge 1 ]; then
-	ok "lb rt preempt: cpus shows movable >= 1 on cpu$rcpu while the RT task runs ($mv_rt of $nrows samples)"
-else
-	not_ok "lb rt preempt: cpus shows movable >= 1 on cpu$rcpu while the RT task runs" "no sample with movable >= 1 and nr_running > h_nr_running in $nrows"
-fi
 if [ "$r1" -gt "$r0" ] && [ "$vr" -ge 1 ]; then
 	ok "lb rt preempt: right verdicts counted ($r0 -> $r1), $vr picking cpu$rcpu's group"
 else
@@ -98,4 +96,39 @@ if [ "$mig" -ge 1 ]; then
 	ok "lb rt preempt: the CFS task moved away from cpu$rcpu"
 else
 	not_ok "lb rt preempt: the CFS task moved away from cpu$rcpu" "no sched_migrate_task from cpu$rcpu; hog ends on cpu$end_cpu"
+fi
+
+# Phase B: the same preemption, but the idle CPUs cannot take the hog (its
+# affinity is cpu2 and cpu3, and cpu3 runs a pinned hog), so it waits
+# behind the RT task for the whole spin instead of the ~1 ms the idle
+# balancer needs in phase A: `cpus` must show it as work to give.
+rcpu=2 ocpu=3
+bg s22p burn -t 1 -s 0 -d 0 -q --cpu $ocpu
+bg s22h burn -t 1 -s 0 -d 0 -q --cpu $rcpu
+pid=$(awk '$2 == "s22h" { print $1 }' "$BG_PIDS")
+sleep 0.5
+tid=
+for t in /proc/$pid/task/*; do [ "${t##*/}" != "$pid" ] && tid=${t##*/}; done
+taskset -p 0xc "$tid" > /dev/null
+sleep 0.3
+bg s22d catn -n 300 -i 2 "$SS/cpus"
+rtspin -c $rcpu -t 600 -n 1 -p 50 2>/tmp/l22b.rt.err
+sleep 0.1
+bg_stop
+awk -v cpu=$rcpu '
+	/^=== ROUND/ { hdr = 0; next }
+	/^# / { next }
+	!hdr { for (i = 1; i <= NF; i++) c[$i] = i; hdr = 1; next }
+	$1 == cpu { print $(c["nr_running"]), $(c["h_nr_running"]), $(c["movable"]) }' /tmp/s22d.log > /tmp/l22b.rows
+nrows=$(wc -l < /tmp/l22b.rows)
+# samples where a CFS task is queued behind an RT task on cpu2
+rt_rows=$(awk '$1 != "-" && $1 > $2 && $2 >= 1' /tmp/l22b.rows | wc -l)
+mv_rt=$(awk '$3 != "-" && $3 >= 1 && $1 > $2 && $2 >= 1 { n++ } END { print n + 0 }' /tmp/l22b.rows)
+diag "phase B: cpu$rcpu (nr_running h_nr_running movable), state x repeats over $nrows samples:"
+awk '{ k = $1 "/" $2 "/" $3; if (k == p) { n++; next } if (p != "") o = o " " p "x" n; p = k; n = 1 }
+	END { if (p != "") o = o " " p "x" n; print o }' /tmp/l22b.rows | fold -w 150 | diag
+if [ "$rt_rows" -ge 5 ] && [ $((mv_rt * 10)) -ge $((rt_rows * 9)) ]; then
+	ok "lb rt preempt: cpus shows the preempted CFS task as movable on cpu$rcpu ($mv_rt of $rt_rows samples with a CFS task behind an RT task)"
+else
+	not_ok "lb rt preempt: cpus shows the preempted CFS task as movable on cpu$rcpu" "$mv_rt of $rt_rows samples with a CFS task behind an RT task (want >= 90%, >= 5 samples)"
 fi
