@@ -328,7 +328,10 @@ def main(argv):
                 print("demo-report: no recording %s" % csv)
                 bad = 1
                 continue
-            rc = subprocess.call([cli, "plot", csv, "-o", png])
+            sys.stdout.flush()
+            # relative input: the plot's title is the CSV's name
+            rc = subprocess.call([os.path.abspath(cli), "plot", os.path.basename(csv), "-o",
+                                  os.path.abspath(png)], cwd=vout)
             if rc:
                 print("demo-report: plot of %s failed (exit %d)" % (csv, rc))
                 bad = 1

@@ -15,11 +15,11 @@
 # time, so each case runs once, with --json).
 . /lib/vm/lib.sh
 CLI=/bin/sched-shadow
-DUR=${DEMO_DURATION:-8}
+DUR=${DEMO_DURATION:-10}
 # schbench-style: 2 message threads x 8 workers, each request burns 3 ms
 # of CPU, a round every 10 ms: more runnable workers than the 6 vCPUs at
 # every round, so the balancer has work to move.
-BENCH="-m 2 -t 8 -C 3000 -s 10000 -d $DUR"
+BENCH="-m 2 -t 6 -C 2000 -s 10000 -d $DUR"
 SIB_THREADS=2
 SIB_WEIGHT=300
 
@@ -27,7 +27,7 @@ SIB_WEIGHT=300
 run_case() {
 	local name=$1 sib=$2 rc
 	shift 2
-	echo "== $name: sched-shadow run $* --json -- sched-shadow bench $BENCH"
+	echo "== $name: sched-shadow run ${*:+$* }--json -- sched-shadow bench $BENCH"
 	echo "   sibling load: burn -t $SIB_THREADS (hogs) in ${sib:-/}${sib:+ (cpu.weight $SIB_WEIGHT)}"
 	if [ -n "$sib" ]; then
 		cg_mk "$sib" "$SIB_WEIGHT"
