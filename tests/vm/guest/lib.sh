@@ -236,3 +236,28 @@ pin_shell_last_cpu() {
 	taskset -p "$(printf '%x' $((1 << last)))" $$ >/dev/null
 	echo $last
 }
+
+# ---- load-balancer audit scenarios (2x-lb-*) ----
+
+# lb_need NAME: common start of an audit scenario: remember where dmesg
+# was for the final check, need the module and its `lb` file.
+lb_need() {
+	[ -f /run/lb.mark ] || dmesg_mark > /run/lb.mark
+	need_module "$1: module loaded" || return 1
+	if [ ! -r "$SS/lb" ]; then
+		not_ok "$1: $SS/lb exists" "feature: $(awk '$1 == "feature.lb_audit"' "$SS/info")"
+		return 1
+	fi
+}
+
+# lbv FILE DOMAIN IDLE TRACKER COLUMN: one number of a saved `lb` table
+# (0 when the row is absent or the value is "-")
+lbv() {
+	awk -v d="$2" -v i="$3" -v t="$4" -v col="$5" '
+		NR == 2 { for (k = 1; k <= NF; k++) c[$k] = k; next }
+		NR > 2 && $1 == d && $2 == i && $3 == t { v = $(c[col]); f = 1 }
+		END { print (f && v != "-") ? v + 0 : 0 }' "$1"
+}
+
+# judged FILE COLUMN: all-domain idle + newidle actual
+judged() { echo $(( $(lbv "$1" all idle actual "$2") + $(lbv "$1" all newidle actual "$2") )); }

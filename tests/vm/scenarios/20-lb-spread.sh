@@ -7,23 +7,8 @@
 # reported, not required).  This shell is pinned to the last CPU so that
 # its readers do not land on the hogs' CPUs.
 # timeout: 60
-[ -f /run/lb.mark ] || dmesg_mark > /run/lb.mark
-need_module "lb spread: module loaded" || return 0
-if [ ! -r "$SS/lb" ]; then
-	not_ok "lb spread: $SS/lb exists" "feature: $(awk '$1 == "feature.lb_audit"' "$SS/info")"
-	return 0
-fi
+lb_need "lb spread" || return 0
 
-# lbv FILE DOMAIN IDLE TRACKER COLUMN: one number of a saved `lb` table
-# (0 when the row is absent or the value is "-")
-lbv() {
-	awk -v d="$2" -v i="$3" -v t="$4" -v col="$5" '
-		NR == 2 { for (k = 1; k <= NF; k++) c[$k] = k; next }
-		NR > 2 && $1 == d && $2 == i && $3 == t { v = $(c[col]); f = 1 }
-		END { print (f && v != "-") ? v + 0 : 0 }' "$1"
-}
-# judged FILE COLUMN: all-domain idle + newidle actual
-judged() { echo $(( $(lbv "$1" all idle actual "$2") + $(lbv "$1" all newidle actual "$2") )); }
 # hog_cpus PID: the CPU (stat field 39) of every thread but the main one
 hog_cpus() {
 	local t

@@ -17,20 +17,8 @@
 # rows, and no judged verdict other than `none`.  Snapshots of every
 # wrong/missed call are kept (lb_dump_every 1) and printed if any.
 # timeout: 90
-[ -f /run/lb.mark ] || dmesg_mark > /run/lb.mark
-need_module "lb one per cpu: module loaded" || return 0
-if [ ! -r "$SS/lb" ]; then
-	not_ok "lb one per cpu: $SS/lb exists" "feature: $(awk '$1 == "feature.lb_audit"' "$SS/info")"
-	return 0
-fi
+lb_need "lb one per cpu" || return 0
 
-lbv() {
-	awk -v d="$2" -v i="$3" -v t="$4" -v col="$5" '
-		NR == 2 { for (k = 1; k <= NF; k++) c[$k] = k; next }
-		NR > 2 && $1 == d && $2 == i && $3 == t { v = $(c[col]); f = 1 }
-		END { print (f && v != "-") ? v + 0 : 0 }' "$1"
-}
-judged() { echo $(( $(lbv "$1" all idle actual "$2") + $(lbv "$1" all newidle actual "$2") )); }
 distinct() { echo "$1" | tr ' ' '\n' | grep -v '^$' | sort -u | wc -l; }
 T=/sys/kernel/tracing
 

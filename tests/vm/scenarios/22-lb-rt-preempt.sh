@@ -9,20 +9,8 @@
 # Phase A: the hog is pinned to the CPU and widened to every CPU while the
 # RT task runs.  Phase B keeps the hog waiting for the whole spin.
 # timeout: 60
-[ -f /run/lb.mark ] || dmesg_mark > /run/lb.mark
-need_module "lb rt preempt: module loaded" || return 0
-if [ ! -r "$SS/lb" ]; then
-	not_ok "lb rt preempt: $SS/lb exists" "feature: $(awk '$1 == "feature.lb_audit"' "$SS/info")"
-	return 0
-fi
+lb_need "lb rt preempt" || return 0
 T=/sys/kernel/tracing
-lbv() {
-	awk -v d="$2" -v i="$3" -v t="$4" -v col="$5" '
-		NR == 2 { for (k = 1; k <= NF; k++) c[$k] = k; next }
-		NR > 2 && $1 == d && $2 == i && $3 == t { v = $(c[col]); f = 1 }
-		END { print (f && v != "-") ? v + 0 : 0 }' "$1"
-}
-judged() { echo $(( $(lbv "$1" all idle actual "$2") + $(lbv "$1" all newidle actual "$2") )); }
 
 shcpu=$(pin_shell_last_cpu)
 rcpu=2

@@ -11,12 +11,7 @@
 #   - tracker rows: agree <= calls, and calls = the actual row's calls
 #   - the audit saw judged calls at all
 # timeout: 90
-[ -f /run/lb.mark ] || dmesg_mark > /run/lb.mark
-need_module "lb demo tables: module loaded" || return 0
-if [ ! -r "$SS/lb" ]; then
-	not_ok "lb demo tables: $SS/lb exists" "feature: $(awk '$1 == "feature.lb_audit"' "$SS/info")"
-	return 0
-fi
+lb_need "lb demo tables" || return 0
 
 # consistency FILE: prints "BAD ..." lines and one "SUM rows=N judged=N bad_sum=N bad_all=N bad_agree=N"
 consistency() {

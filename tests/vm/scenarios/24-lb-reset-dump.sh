@@ -10,19 +10,7 @@
 #   - lb_dump_every refuses "-1", "abc", "", "1x", 2000000000 (each
 #     with and without a newline) and keeps its value; accepts "0", "7"
 # timeout: 60
-[ -f /run/lb.mark ] || dmesg_mark > /run/lb.mark
-need_module "lb reset: module loaded" || return 0
-if [ ! -r "$SS/lb" ]; then
-	not_ok "lb reset: $SS/lb exists" "feature: $(awk '$1 == "feature.lb_audit"' "$SS/info")"
-	return 0
-fi
-lbv() {
-	awk -v d="$2" -v i="$3" -v t="$4" -v col="$5" '
-		NR == 2 { for (k = 1; k <= NF; k++) c[$k] = k; next }
-		NR > 2 && $1 == d && $2 == i && $3 == t { v = $(c[col]); f = 1 }
-		END { print (f && v != "-") ? v + 0 : 0 }' "$1"
-}
-judged() { echo $(( $(lbv "$1" all idle actual "$2") + $(lbv "$1" all newidle actual "$2") )); }
+lb_need "lb reset" || return 0
 # total FILE: sum of every number in every row (all columns, all rows)
 total() { awk 'NR > 2 { for (j = 4; j <= NF; j++) if ($j != "-") s += $j } END { print s + 0 }' "$1"; }
 info() { awk -v k="$1" '$1 == k { print $2 }' "$SS/info"; }

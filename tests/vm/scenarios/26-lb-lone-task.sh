@@ -13,19 +13,7 @@
 # movable >= h_nr_running; no wrong/missed snapshot whose only work to
 # give is such a CPU.
 # timeout: 60
-[ -f /run/lb.mark ] || dmesg_mark > /run/lb.mark
-need_module "lb lone task: module loaded" || return 0
-if [ ! -r "$SS/lb" ]; then
-	not_ok "lb lone task: $SS/lb exists" "feature: $(awk '$1 == "feature.lb_audit"' "$SS/info")"
-	return 0
-fi
-lbv() {
-	awk -v d="$2" -v i="$3" -v t="$4" -v col="$5" '
-		NR == 2 { for (k = 1; k <= NF; k++) c[$k] = k; next }
-		NR > 2 && $1 == d && $2 == i && $3 == t { v = $(c[col]); f = 1 }
-		END { print (f && v != "-") ? v + 0 : 0 }' "$1"
-}
-judged() { echo $(( $(lbv "$1" all idle actual "$2") + $(lbv "$1" all newidle actual "$2") )); }
+lb_need "lb lone task" || return 0
 
 n=$(ncpus)
 shcpu=$(pin_shell_last_cpu)
