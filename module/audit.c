@@ -216,7 +216,7 @@ static void audit_snapshot_record(struct audit_pcpu *a, int dom, int dst, u64 nt
 	for (i = 0; i < AUDIT_SNAP_TREE_CPUS; i++)
 		sn->nr_nodes[i] = 0;
 	for (i = 0; i < nc && i < AUDIT_SNAP_TREE_CPUS; i++) {
-		if (!shadow_read_cpu(a->cpus[i].cpu, &a->snap, NULL) || !a->snap.s.valid)
+		if (!shadow_read_cpu(a->cpus[i].cpu, &a->snap) || !a->snap.s.valid)
 			continue;
 		k = min_t(u32, a->snap.s.nr_nodes, AUDIT_SNAP_TREE_NODES);
 		memcpy(sn->nodes[i], a->snap.nodes, k * sizeof(a->snap.nodes[0]));
@@ -700,15 +700,11 @@ static ssize_t audit_dump_every_read(struct file *file, char __user *ubuf, size_
 static ssize_t audit_dump_every_write(struct file *file, const char __user *ubuf,
 				      size_t count, loff_t *ppos)
 {
-	char buf[24];
 	u64 v;
+	int err = shadow_debugfs_write_uint(ubuf, count, AUDIT_DUMP_EVERY_MAX, &v);
 
-	if (!count || count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	if (!shadow_parse_uint(buf, count, AUDIT_DUMP_EVERY_MAX, &v))
-		return -EINVAL;
+	if (err)
+		return err;
 	WRITE_ONCE(audit_dump_every, v);
 	return count;
 }

@@ -74,7 +74,7 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu) {
 		struct shadow_divmeans dm;
 		bool online = cpu_online(cpu);
-		bool ok = shadow_read_cpu(cpu, NULL, st) && shadow_read_scalars(cpu, &s);
+		bool ok = shadow_read_stats(cpu, &s, st);
 		bool live = ok && online && s.valid;
 
 		seq_printf(m, "%d %d", cpu, online ? 1 : 0);
@@ -143,7 +143,7 @@ static int shadow_groups_show(struct seq_file *m, void *v)
 	for_each_online_cpu(cpu) {
 		u32 i;
 
-		if (!shadow_read_cpu(cpu, snap, NULL) || !snap->s.valid)
+		if (!shadow_read_cpu(cpu, snap) || !snap->s.valid)
 			continue;
 		for (i = 0; i < snap->s.nr_nodes; i++) {
 			const struct shadow_node *n = &snap->nodes[i];
@@ -169,26 +169,36 @@ static int shadow_groups_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(shadow_groups);
 
-/* Copy a small write from user space; anything longer than @len - 1 is invalid. */
-static int shadow_copy_write(char *kbuf, size_t len, const char __user *ubuf, size_t count)
+/**
+ * shadow_debugfs_write_uint() - parse a number written to a debugfs file
+ * @ubuf:  the user buffer
+ * @count: its length
+ * @max:   the largest accepted value
+ * @val:   out: the value
+ *
+ * Accepts what shadow_parse_uint() documents; anything else is -EINVAL.
+ * Return: 0 or a negative errno.
+ */
+int shadow_debugfs_write_uint(const char __user *ubuf, size_t count, u64 max, u64 *val)
 {
-	if (!count || count >= len)
+	char buf[24];
+
+	if (!count || count >= sizeof(buf))
 		return -EINVAL;
-	if (copy_from_user(kbuf, ubuf, count))
+	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
-	return 0;
+	return shadow_parse_uint(buf, count, max, val) ? 0 : -EINVAL;
 }
 
 static ssize_t shadow_reset_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
-	char buf[8];
 	u64 v;
-	int err = shadow_copy_write(buf, sizeof(buf), ubuf, count);
+	int err = shadow_debugfs_write_uint(ubuf, count, 1, &v);
 
 	if (err)
 		return err;
-	if (!shadow_parse_uint(buf, count, 1, &v) || v != 1)
+	if (v != 1)
 		return -EINVAL;
 	shadow_reset();
 	shadow_audit_reset();
@@ -212,14 +222,11 @@ static ssize_t shadow_enable_read(struct file *file, char __user *ubuf,
 static ssize_t shadow_enable_write(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)
 {
-	char buf[8];
 	u64 v;
-	int err = shadow_copy_write(buf, sizeof(buf), ubuf, count);
+	int err = shadow_debugfs_write_uint(ubuf, count, 1, &v);
 
 	if (err)
 		return err;
-	if (!shadow_parse_uint(buf, count, 1, &v))
-		return -EINVAL;
 	if (v)
 		static_branch_enable(&shadow_enabled);
 	else

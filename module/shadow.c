@@ -564,49 +564,13 @@ void shadow_state_free(void)
 
 #define SHADOW_READ_TRIES 1000
 
-/**
- * shadow_read_cpu() - a consistent copy of one CPU's published state
- * @cpu:   the CPU
- * @snap:  out: the last published walk (may be NULL)
- * @stats: out: the counters since reset, zeroed if a reset is pending (may be NULL)
- *
- * Lock-free; gives up after a bounded number of attempts.
- * Return: true if the copy is consistent.
+/*
+ * Copy one CPU's published state under its seqcount: the root values
+ * always, the nodes and the statistics when asked for.  Lock-free; gives
+ * up after a bounded number of attempts.
  */
-bool shadow_read_cpu(int cpu, struct shadow_snap *snap, struct shadow_stats *stats)
-{
-	struct shadow_cpu *sc = shadow_cpus[cpu];
-	int tries;
-
-	for (tries = 0; tries < SHADOW_READ_TRIES; tries++) {
-		unsigned int seq = raw_read_seqcount(&sc->seq);
-
-		if (seq & 1) {
-			cpu_relax();
-			continue;
-		}
-		smp_rmb();
-		if (snap) {
-			snap->s = sc->pub.s;
-			if (snap->s.nr_nodes > SHADOW_MAX_NODES)
-				snap->s.nr_nodes = SHADOW_MAX_NODES;
-			memcpy(snap->nodes, sc->pub.nodes, snap->s.nr_nodes * sizeof(snap->nodes[0]));
-		}
-		if (stats)
-			*stats = sc->stats;
-		if (!read_seqcount_retry(&sc->seq, seq)) {
-			if (stats && stats->gen != (u32)atomic_read(&shadow_reset_gen)) {
-				memset(stats, 0, sizeof(*stats));
-				stats->gen = atomic_read(&shadow_reset_gen);
-			}
-			return true;
-		}
-	}
-	return false;
-}
-
-/** shadow_read_scalars() - the root values of one CPU's last published walk */
-bool shadow_read_scalars(int cpu, struct shadow_scalars *s)
+static bool shadow_read(int cpu, struct shadow_scalars *s, struct shadow_node *nodes,
+			struct shadow_stats *stats)
 {
 	struct shadow_cpu *sc = shadow_cpus[cpu];
 	int tries;
@@ -620,10 +584,48 @@ bool shadow_read_scalars(int cpu, struct shadow_scalars *s)
 		}
 		smp_rmb();
 		*s = sc->pub.s;
+		if (s->nr_nodes > SHADOW_MAX_NODES)
+			s->nr_nodes = SHADOW_MAX_NODES;
+		if (nodes)
+			memcpy(nodes, sc->pub.nodes, s->nr_nodes * sizeof(*nodes));
+		if (stats)
+			*stats = sc->stats;
 		if (!read_seqcount_retry(&sc->seq, seq))
 			return true;
 	}
 	return false;
+}
+
+/**
+ * shadow_read_cpu() - a consistent copy of one CPU's published state
+ * @cpu:   the CPU
+ * @snap:  out: the last published walk, root values and nodes
+ *
+ * Return: true if the copy is consistent.
+ */
+bool shadow_read_cpu(int cpu, struct shadow_snap *snap)
+{
+	return shadow_read(cpu, &snap->s, snap->nodes, NULL);
+}
+
+/** shadow_read_stats() - root values and counters since reset (zeroed if a reset is pending) */
+bool shadow_read_stats(int cpu, struct shadow_scalars *s, struct shadow_stats *stats)
+{
+	u32 gen = atomic_read(&shadow_reset_gen);
+
+	if (!shadow_read(cpu, s, NULL, stats))
+		return false;
+	if (stats->gen != gen) {
+		memset(stats, 0, sizeof(*stats));
+		stats->gen = gen;
+	}
+	return true;
+}
+
+/** shadow_read_scalars() - the root values of one CPU's last published walk */
+bool shadow_read_scalars(int cpu, struct shadow_scalars *s)
+{
+	return shadow_read(cpu, s, NULL, NULL);
 }
 
 /** shadow_reset() - clear every CPU's counters (each writer clears its own on its next walk) */

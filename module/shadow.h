@@ -96,11 +96,13 @@ void shadow_probes_unregister(void);
 const char *shadow_hook_state(int i, const char **name);
 int shadow_nr_hooks(void);
 
-bool shadow_read_cpu(int cpu, struct shadow_snap *snap, struct shadow_stats *stats);
+bool shadow_read_cpu(int cpu, struct shadow_snap *snap);
 bool shadow_read_scalars(int cpu, struct shadow_scalars *s);
+bool shadow_read_stats(int cpu, struct shadow_scalars *s, struct shadow_stats *stats);
 void shadow_reset(void);
 
 int shadow_debugfs_init(void);
+int shadow_debugfs_write_uint(const char __user *ubuf, size_t count, u64 max, u64 *val);
 void shadow_debugfs_exit(void);
 
 extern unsigned int shadow_checks_passed;
