@@ -6,7 +6,8 @@
 
 DEMO_DIR (default build/demo) holds vm-out/ with, for each case (root,
 nested), run-CASE.json (`sched-shadow run --json`), bench-CASE.json (the
-bench's own --json) and demo-CASE.csv (`sched-shadow record`).  Prints
+bench's own --json), demo-CASE.csv (`sched-shadow record`) and
+demo-setup.txt (where the bench and the sibling load ran, one line a case).  Prints
 each run's text report (rendered from its JSON in the layout of
 `sched-shadow run`'s text output; the guest ran each case once, with
 --json), then one side-by-side comparison, root vs nested, which also goes
@@ -180,7 +181,7 @@ def facts(r, b):
     return f
 
 
-def side_by_side(F, bench_params):
+def side_by_side(F, bench_params, setup):
     W = 22
     o = []
 
@@ -200,6 +201,7 @@ def side_by_side(F, bench_params):
     o.append("== sched_shadow demo: root vs nested cgroup, side by side ==")
     if bench_params:
         o.append("bench: %s" % bench_params)
+    o += setup
     line("", "root", "nested")
     line("bench's cgroup", F[0]["cgroup"], F[1]["cgroup"])
     line("run wall time (s)", num(F[0]["wall_s"], "%.1f"), num(F[1]["wall_s"], "%.1f"))
@@ -311,7 +313,13 @@ def main(argv):
             if p:
                 params = "-m %d -t %d -C %d -s %d -d %g (message threads, workers each, burn us, sleep us, s)" % (
                     p["message_threads"], p["workers"], p["burn_us"], p["sleep_us"], p["duration_s"])
-            sbs = side_by_side(F, params)
+            setup = []
+            try:
+                with open(os.path.join(vout, "demo-setup.txt")) as fh:
+                    setup = [x.rstrip("\n") for x in fh if x.strip()]
+            except OSError:
+                pass
+            sbs = side_by_side(F, params, setup)
         except (KeyError, TypeError) as e:
             print("demo-report: a report lacks %r" % (e,))
             return 1

@@ -23,12 +23,14 @@ BENCH="-m 2 -t 6 -C 2000 -s 10000 -d $DUR"
 SIB_THREADS=2
 SIB_WEIGHT=300
 
-# run_case NAME SIBLING_CGROUP [run options]
+# run_case NAME SIBLING_CGROUP BENCH_CGROUP (created by run --cgroup)
 run_case() {
-	local name=$1 sib=$2 rc
-	shift 2
+	local name=$1 sib=$2 bcg=$3 rc
+	shift 3
+	set -- ${bcg:+--cgroup "$bcg"}
 	echo "== $name: sched-shadow run ${*:+$* }--json -- sched-shadow bench $BENCH"
 	echo "   sibling load: burn -t $SIB_THREADS (hogs) in ${sib:-/}${sib:+ (cpu.weight $SIB_WEIGHT)}"
+	echo "$name: bench in ${bcg:-/}, sibling load burn -t $SIB_THREADS (hogs) in ${sib:-/}${sib:+ (cpu.weight $SIB_WEIGHT)}" >> /tmp/demo-setup.txt
 	if [ -n "$sib" ]; then
 		cg_mk "$sib" "$SIB_WEIGHT"
 		bg sibling-$name burn -t $SIB_THREADS -r 1000 -s 0 -d $((DUR + 10)) -q --cgroup "$sib"
@@ -59,9 +61,9 @@ if [ ! -x "$CLI" ]; then
 	exit 1
 fi
 echo "sched_shadow demo: $(ncpus) CPUs, kernel $(uname -r), $(sed -n 's/^feature.lb_audit //p' $SS/info | head -n 1) lb audit"
-run_case root ""
+run_case root "" ""
 sleep 2		# let the load of the first case decay a little
-run_case nested /demo/c --cgroup /demo/a/b
+run_case nested /demo/c /demo/a/b
 cg_rm /demo
 unload_module
 
@@ -69,6 +71,7 @@ unload_module
 # script's output to the same channel, and a line landing inside a payload
 # would damage it.
 sleep 2
+vm_export demo-setup.txt /tmp/demo-setup.txt
 for name in root nested; do
 	vm_export run-$name.json /tmp/run-$name.json
 	vm_export bench-$name.json /tmp/bench-$name.json
