@@ -127,7 +127,7 @@ int BPF_PROG(shadow_wakeup_new, struct task_struct *p)
 	return on_wakeup(p, 1);
 }
 
-/* Only the first three arguments: 6.1 has three, newer kernels add prev_state. */
+/* Only the first three arguments: 5.18+ add prev_state, older kernels stop here. */
 SEC("raw_tp/sched_switch")
 int BPF_PROG(shadow_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
