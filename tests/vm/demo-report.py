@@ -308,7 +308,7 @@ def main(argv):
     if all(runs):
         try:
             F = [facts(r, b) for r, b in zip(runs, benches)]
-            p = benches[0]["params"] if benches[0] else None
+            p = next((x["params"] for x in benches if x), None)
             params = None
             if p:
                 params = "-m %d -t %d -C %d -s %d -d %g (message threads, workers each, burn us, sleep us, s)" % (
