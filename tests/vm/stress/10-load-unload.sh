@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0
+# Stress 1: load/unload under load.  50 insmod/rmmod cycles (short: 5) with
+# the audit kretprobe active each time, while duty-cycle burners run in the
+# root and in nested cgroups and two readers read every debugfs file in a
+# loop (a reader's open file holds the module: rmmod is retried).  After
+# the last cycle nothing is left and the memory the module used is back:
+# /proc/meminfo SUnreclaim, Percpu and VmallocUsed and the slab total of
+# /proc/slabinfo, measured quiesced (caches dropped) after a warm-up cycle
+# and after the last, within a tolerance.
+# This boot runs QEMU with -accel tcg,thread=single: QEMU 7.2's
+# multi-threaded TCG hangs on repeated kprobe text patching (DESIGN.md).
+# timeout: 1200
+SCEN=10
+. /lib/vm/stress/stress.lib
+CYCLES=$(fig 50 5)
+T=load/unload
+diag "level $STRESS_LEVEL: $CYCLES cycles; QEMU -accel $STRESS_ACCEL"
+case $STRESS_ACCEL in
+*thread=single*) diag "single-threaded TCG (tcg,thread=single): QEMU 7.2 MTTCG hangs on repeated kprobe text patching" ;;
+*) diag "WARNING: not booted with -accel tcg,thread=single; QEMU 7.2 MTTCG may hang here (DESIGN.md)" ;;
+esac
+mark=$(dmesg_mark)
+unload_module
+
+# quiesced memory figures: KB of SUnreclaim Percpu VmallocUsed, slab KB
+memfig() {
+	sleep 2
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	sleep 3
+	slab=-
+	[ -r /proc/slabinfo ] && slab=$(awk 'NR > 2 { s += $3 * $4 } END { printf "%d", s / 1024 }' /proc/slabinfo)
+	echo "$(awk '$1 == "SUnreclaim:" { u = $2 } $1 == "Percpu:" { p = $2 } $1 == "VmallocUsed:" { v = $2 }
+		END { print u + 0, p + 0, v + 0 }' /proc/meminfo) $slab"
+}
+
+# warm-up: the first load creates what stays for the kernel's lifetime
+# (trace event system, kprobe instruction page, taint); the baseline is
+# taken after one cycle under the same workload and readers, stopped and
+# their cgroups removed, exactly as after the last cycle
+if ! stress_load; then
+	not_ok "$T: warm-up load" "$(cat /tmp/insmod.err)"
+	dmesg_since "$mark" | tail -n 5 | diag
+	return 0
+fi
+modsize=$(awk '$1 == "sched_shadow" { print $2 }' /proc/modules)
+audit=$(awk '$1 == "feature.lb_audit" { print $2 }' "$SS/info")
+workload s10
+bg_ssread r10w -i 20 $SS_FILES
+sleep 2
+rmmod_retry >/dev/null
+ssread_stop r10w >/dev/null
+bg_stop
+cg_rm /s10
+diag "module size $modsize bytes, audit $audit"
+
+read -r u0 p0 v0 s0 <<EOF
+$(memfig)
+EOF
+diag "before: SUnreclaim ${u0} kB, Percpu ${p0} kB, VmallocUsed ${v0} kB, slabinfo total ${s0} kB"
+
+workload s10
+mkdir -p /tmp/r10
+bg_ssread r10a -i 20 -s /tmp/r10 $SS_FILES
+bg_ssread r10b -i 35 $SS_FILES
+sleep 1
+
+loads=0 load_fail=0 audit_on=0 publishing=0 tries=0 busy=0 rm_fail=0 left_n=0 left_ex=
+c=0
+while [ $c -lt "$CYCLES" ]; do
+	c=$((c + 1))
+	if stress_load; then
+		loads=$((loads + 1))
+	else
+		load_fail=$((load_fail + 1))
+		diag "cycle $c: load failed: $(cat /tmp/insmod.err)"
+		continue
+	fi
+	case $(awk '$1 == "feature.lb_audit" { print $2 }' "$SS/info" 2>/dev/null) in
+	active:*) audit_on=$((audit_on + 1)) ;;
+	esac
+	# let it work under load: walks published, the audit judging
+	usleep $((200000 + (c % 4) * 100000))
+	p=$(ss_sum published 2>/dev/null)
+	[ "${p:-0}" -gt 0 ] && publishing=$((publishing + 1))
+	[ $((c % 10)) -eq 0 ] && echo 1 > "$SS/reset" 2>/dev/null
+	n=$(rmmod_retry)
+	rc=$?
+	tries=$((tries + n))
+	[ "$n" -gt 1 ] && busy=$((busy + 1))
+	if [ $rc -ne 0 ]; then
+		rm_fail=$((rm_fail + 1))
+		diag "cycle $c: rmmod failed after $n tries: $(cat /tmp/rmmod.err)"
+		break
+	fi
+	l=$(left_behind)
+	if [ -n "$l" ]; then
+		left_n=$((left_n + 1))
+		left_ex=$l
+	fi
+done
+
+diag "cycles $c: loads $loads, load failures $load_fail, audit active in $audit_on, walks published in $publishing"
+diag "rmmod attempts $tries ($busy cycles needed a retry: a reader held a file open), rmmod failures $rm_fail"
+[ "$loads" -eq "$CYCLES" ] && [ "$load_fail" -eq 0 ] && ok "$T: $loads of $CYCLES loads under load succeeded" ||
+	not_ok "$T: $loads of $CYCLES loads under load succeeded" "load failures $load_fail"
+[ "$rm_fail" -eq 0 ] && [ "$c" -eq "$CYCLES" ] && ok "$T: every rmmod succeeded ($tries attempts)" ||
+	not_ok "$T: every rmmod succeeded" "$rm_fail failures, stopped at cycle $c: $(cat /tmp/rmmod.err)"
+[ "$audit_on" -eq "$loads" ] && [ "$loads" -gt 0 ] && ok "$T: audit kretprobe active in every cycle ($audit_on)" ||
+	not_ok "$T: audit kretprobe active in every cycle" "active in $audit_on of $loads"
+[ "$publishing" -ge $(( (loads + 1) / 2 )) ] && [ "$loads" -gt 0 ] && ok "$T: walks published in $publishing of $loads cycles" ||
+	not_ok "$T: walks published in at least half of the cycles" "$publishing of $loads"
+[ "$left_n" -eq 0 ] && ok "$T: nothing left behind after each rmmod" ||
+	not_ok "$T: nothing left behind after each rmmod" "$left_n cycles left:$left_ex"
+
+reader_done "$T: readers in parallel: every read parses, no address" r10a
+reader_done "$T: second reader: every read parses, no address" r10b
+for f in /tmp/r10/*; do [ -f "$f" ] && keep "$(basename "$f")" "$f"; done
+bg_stop
+cg_rm /s10
+
+read -r u1 p1 v1 s1 <<EOF
+$(memfig)
+EOF
+diag "after:  SUnreclaim ${u1} kB, Percpu ${p1} kB, VmallocUsed ${v1} kB, slabinfo total ${s1} kB"
+diag "delta:  SUnreclaim $((u1 - u0)) kB, Percpu $((p1 - p0)) kB, VmallocUsed $((v1 - v0)) kB (module size $modsize bytes)"
+# tolerances: scheduler and cgroup noise of a few hundred kB; the module's
+# own allocations (per-CPU walk state, audit snapshots, module text) times
+# 50 cycles would be several MB
+tu=1536 tp=256 tv=1024
+bad=
+[ $((u1 - u0)) -le $tu ] || bad="$bad SUnreclaim+$((u1 - u0))kB>${tu}"
+[ $((p1 - p0)) -le $tp ] || bad="$bad Percpu+$((p1 - p0))kB>${tp}"
+[ $((v1 - v0)) -le $tv ] || bad="$bad VmallocUsed+$((v1 - v0))kB>${tv}"
+[ -z "$bad" ] && ok "$T: memory back after $loads cycles (tolerance SUnreclaim ${tu} kB, Percpu ${tp} kB, VmallocUsed ${tv} kB)" ||
+	not_ok "$T: memory back after $loads cycles" "$bad"
+l=$(left_behind)
+[ -z "$l" ] && ok "$T: module gone at the end (lsmod, /sys/module, debugfs, trace events, kprobes)" ||
+	not_ok "$T: module gone at the end" "left:$l"
+
+nl=$(dmesg_since "$mark" | grep -c 'sched_shadow: loaded: ')
+diag "dmesg: $nl 'loaded' lines (warm-up + $loads)"
+dmesg_since "$mark" | grep sched_shadow > "$OUT/10-dmesg"
+dmesg_module_check "$mark" "$T: kernel log clean (no WARNING/BUG/Oops/stall/lockup/hung task, no unexpected module line)"
