@@ -39,9 +39,23 @@
 #include "core/audit_core.h"
 #include "core/parse.h"
 
-static_assert((int)AUDIT_CPU_IDLE == (int)CPU_IDLE &&
-	      (int)AUDIT_CPU_NOT_IDLE == (int)CPU_NOT_IDLE &&
-	      (int)AUDIT_CPU_NEWLY_IDLE == (int)CPU_NEWLY_IDLE, "enum cpu_idle_type changed");
+static_assert((int)AUDIT_NR_IDLE_TYPES == (int)CPU_MAX_IDLE_TYPES, "enum cpu_idle_type changed");
+
+/*
+ * The kernel's idle type as audit_core's.  The values moved in 6.10
+ * (CPU_NOT_IDLE became __CPU_NOT_IDLE = 0, CPU_IDLE = 1), so map by name;
+ * a value outside the enum stays invalid and audit_judge() flags it.
+ */
+static int audit_idle_type(int kidle)
+{
+	if (kidle == CPU_IDLE)
+		return AUDIT_CPU_IDLE;
+	if (kidle == CPU_NEWLY_IDLE)
+		return AUDIT_CPU_NEWLY_IDLE;
+	if (kidle >= 0 && kidle < CPU_MAX_IDLE_TYPES)
+		return AUDIT_CPU_NOT_IDLE;
+	return -1;
+}
 
 #define AUDIT_MAX_GROUPS	64
 #define AUDIT_NR_SNAPSHOTS	4
@@ -231,7 +245,7 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 	struct sched_domain *sd = ks_lb_env_sd(env);
 	struct sched_group *sg, *first;
 	const struct cpumask *allowed = ks_lb_env_cpus(env);
-	int dst = ks_lb_env_dst_cpu(env), idle = ks_lb_env_idle(env);
+	int dst = ks_lb_env_dst_cpu(env), idle = audit_idle_type(ks_lb_env_idle(env));
 	int ng = 0, nc = 0, kpick = -1, dom, cpu;
 	bool too_many = false, bad = false;
 	struct audit_result res;
