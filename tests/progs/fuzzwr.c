@@ -225,7 +225,11 @@ static void judge(const char *b, size_t len, ssize_t rc, int e, int fault)
 	}
 	if (got_accept && !fault && ex != E_INVAL)
 		cur_val = v;
-	if (has_val) {
+	if (has_val && got_accept && (fault || ex == E_INVAL)) {
+		/* already counted as a mismatch: learn what it did, do not count twice */
+		if (!read_back(&rb))
+			cur_val = rb;
+	} else if (has_val) {
 		if (read_back(&rb) || rb != cur_val) {
 			st.readback_bad++;
 			msg("READBACK %s after '%s' (%s): reads %llu, want %llu", file, show(b, len),

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0
+# Stress, last: the module unloads and the kernel log of the whole stress
+# boot has no WARNING/BUG/Oops/stall/lockup/hung task; the log goes to the
+# host as vm-out/dmesg.txt.
+# timeout: 60
+SCEN=99
+. /lib/vm/stress/stress.lib
+if module_loaded; then
+	n=$(rmmod_retry)
+	check $? "final: rmmod after the stress scenarios ($n attempts)"
+fi
+l=$(left_behind)
+[ -z "$l" ] && ok "final: nothing left behind" || not_ok "final: nothing left behind" "left:$l"
+dmesg > /tmp/dmesg.txt
+vm_export dmesg.txt /tmp/dmesg.txt
+diag "kernel log: $(wc -l < /tmp/dmesg.txt) lines, $(grep -c sched_shadow /tmp/dmesg.txt) of the module"
+dmesg_clean 0 "final: kernel log of the whole stress boot clean"
