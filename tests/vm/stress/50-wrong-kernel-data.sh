@@ -9,8 +9,10 @@
 #     info says feature.lb_audit inactive:<reason>, no lb files, the shadow
 #     part keeps publishing under load;
 #   - probes off at load (enable=0): nothing published until enable 1;
-#   - the smallest walk budget (walk_budget=16) under a deep cgroup tree:
-#     walks over budget are counted and not published, nothing breaks.
+#   - the smallest walk budget (walk_budget=16) under 24 groups with 36
+#     hogs, and a 20-level cgroup tree (the walk follows 16): walks over
+#     budget are counted and not published, nothing breaks;
+#   - 70 queued cgroups on one CPU (groups records at most max_groups 64).
 # A kernel without one of the tracepoints cannot be simulated: no
 # parameter switches a tracepoint off (reported as a skip).  The
 # build-time side (missing, empty, truncated, garbage BTF, a manifest
@@ -96,23 +98,73 @@ else
 	not_ok "$T: enable=0 loads" "$(cat /tmp/insmod.err)"
 fi
 
-# ---- smallest walk budget, deep tree ----
-cg_mk /s50deep/a/b/c/d/e/f/g 200
-bg s50d burn -t 6 -r 5 -s 2 -d 0 -q --cgroup /s50deep/a/b/c/d/e/f/g
-bg s50e burn -t 4 -r 5 -s 2 -d 0 -q --cgroup /s50deep/a/b/c
+# ---- smallest walk budget: 12 two-level groups, 36 hogs ----
+for g in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	bg s50w$g burn -t 3 -r 100 -s 0 -d 0 -q --cgroup /s50w/g$g/x
+done
+sleep 1
 if stress_load walk_budget=16; then
 	sleep 2
 	ovb=$(ss_sum over_budget) pub=$(ss_sum published)
-	r=$(ssread -n 3 -m 2 -c $SS/cpus $SS/groups $SS/info)
+	r=$(ssread -n 3 -m 2 $SS/cpus $SS/groups $SS/info)
 	keep groups-budget16 "$SS/groups"
-	diag "walk_budget=16: over_budget $ovb, published $pub; reads: ${r##*ssread: }"
+	diag "walk_budget=16, 36 tasks in 24 groups: over_budget $ovb, published $pub; reads: ${r##*ssread: }"
 	[ "$ovb" -gt 0 ] && [ "$(ssval "$r" bad)" = 0 ] && [ "$(ssval "$r" addr)" = 0 ] &&
-		ok "$T: walk_budget=16 on a 7-deep tree: walks over budget counted ($ovb), reads parse" ||
+		ok "$T: walk_budget=16: walks over budget counted ($ovb) and not published, reads parse" ||
 		not_ok "$T: walk_budget=16: walks over budget counted, reads parse" "over_budget $ovb, $r"
 	rmmod_retry >/dev/null
 else
 	not_ok "$T: walk_budget=16 loads" "$(cat /tmp/insmod.err)"
 fi
+bg_stop
+cg_rm /s50w
+
+# ---- deeper than the walk follows (16 levels): a 20-level tree ----
+deep=/s50d
+for l in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do deep=$deep/l$l; done
+cg_mk $deep
+bg s50deep burn -t 3 -r 100 -s 0 -d 0 -q --cgroup $deep
+sleep 1
+if stress_load; then
+	sleep 2
+	ovb=$(ss_sum over_budget) pub=$(ss_sum published)
+	r=$(ssread -n 3 -m 2 $SS_FILES)
+	maxd=$(awk 'NR > 2 && $3 > m { m = $3 } END { print m + 0 }' "$SS/groups")
+	diag "20-level cgroup tree, 3 hogs at the bottom: over_budget $ovb, published $pub, deepest groups row $maxd; reads: ${r##*ssread: }"
+	[ "$ovb" -gt 0 ] && [ "$maxd" -lt 16 ] && [ "$(ssval "$r" bad)" = 0 ] && [ "$(ssval "$r" addr)" = 0 ] &&
+		ok "$T: a 20-level tree: walks past 16 levels counted as over budget ($ovb), nothing deeper shown, reads parse" ||
+		not_ok "$T: a 20-level tree: walks past 16 levels counted, reads parse" "over_budget $ovb deepest $maxd $r"
+	rmmod_retry >/dev/null
+else
+	not_ok "$T: load with a 20-level tree" "$(cat /tmp/insmod.err)"
+fi
+bg_stop
+cg_rm /s50d
+
+# ---- more queued cgroups on one CPU than groups shows (max_groups 64) ----
+g=0
+while [ $g -lt 70 ]; do
+	g=$((g + 1))
+	bg s50m$g burn -t 1 -r 100 -s 0 -d 0 -q -p 1 --cgroup /s50m/g$g
+done
+sleep 2
+if stress_load; then
+	sleep 3
+	mg=$(awk '$1 == "max_groups" { print $2 }' "$SS/info")
+	rows1=$(awk 'NR > 2 && $1 == 1' "$SS/groups" | wc -l)
+	r=$(ssread -n 3 -m 2 $SS_FILES)
+	row1=$(awk 'NR > 2 && $1 == 1' "$SS/cpus")
+	keep groups-70 "$SS/groups"
+	diag "70 cgroups queued on CPU 1: groups shows $rows1 rows for it (max_groups $mg); cpus row: $row1; reads: ${r##*ssread: }"
+	[ "$rows1" -le "${mg:-64}" ] && [ "$rows1" -gt 0 ] && [ "$(ssval "$r" bad)" = 0 ] && [ "$(ssval "$r" addr)" = 0 ] &&
+		ok "$T: 70 queued cgroups on one CPU: groups shows at most max_groups ($rows1 <= $mg), reads parse" ||
+		not_ok "$T: 70 queued cgroups on one CPU: groups shows at most max_groups, reads parse" "rows $rows1 max_groups $mg $r"
+	rmmod_retry >/dev/null
+else
+	not_ok "$T: load with 70 cgroups on one CPU" "$(cat /tmp/insmod.err)"
+fi
+bg_stop
+cg_rm /s50m
 tap_skip "$T: a kernel lacking one of the tracepoints" "no module parameter simulates it (shadow_probes_register refuses the load if one cannot be attached)"
 
 bg_stop
