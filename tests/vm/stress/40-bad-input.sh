@@ -72,7 +72,7 @@ while IFS= read -r p; do
 	m=$(dmesg_mark)
 	out=$(modload "$KO" "$p" 2>/dev/null)
 	rc=$?
-	usleep 300000	# a very long line reaches the log a little later
+	case $p in lb_symbol=xxxxxxxx*) usleep 300000 ;; esac	# a very long line reaches the log a little later
 	new=$(dmesg_since "$m" | grep -v -E "$DMESG_MODULE_OK")
 	nl=$(echo "$new" | grep -c 'sched_shadow')
 	# the kernel itself refuses a string parameter over 1024 bytes (two
@@ -158,4 +158,6 @@ EOF
 [ "$good" -eq "$tried" ] && ok "$T: $tried edge values load as documented (walk_budget 16/65536; unknown lb_symbol: audit off, info parses)" ||
 	not_ok "$T: edge parameter values load as documented" "$ex"
 dmesg_since "$mark" | grep sched_shadow > "$OUT/40-dmesg"
-dmesg_module_check "$mark" "$T: kernel log clean" "not loading: walk_budget=|invalid for parameter|too large for parameter|load-balancer audit off: BTF has no function [^ ]*\(struct lb_env \*\) returning struct sched_group \*$"
+# (the kernel's line for the 1100-byte lb_symbol is cut at the log's line
+# limit before "too large for parameter": match its start)
+dmesg_module_check "$mark" "$T: kernel log clean" "not loading: walk_budget=|invalid for parameter|too large for parameter|sched_shadow: .xxxxxxxxxxxxxxxxxxxx|load-balancer audit off: BTF has no function [^ ]*\(struct lb_env \*\) returning struct sched_group \*$"
