@@ -35,6 +35,7 @@ include tests/unit/unit.mk
 -include userspace/cli.mk
 -include bpf/bpf.mk
 -include tests/vm/vm.mk
+-include tests/bench/bench.mk
 -include tests/vm/stress.mk
 
 GEN_HDR := module/generated/kstruct_gen.h

@@ -35,6 +35,7 @@
 #include "kstruct.h"
 #include "shadow.h"
 #include "audit.h"
+#include "stats.h"
 #include "trace.h"
 #include "core/audit_core.h"
 #include "core/parse.h"
@@ -327,9 +328,11 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 static int audit_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct audit_ri_data *d = (struct audit_ri_data *)ri->data;
+	u64 t0 = shadow_stat_begin(SS_LB_ENTRY);	/* stats (static key) */
 
 	/* the prototype struct sched_group *f(struct lb_env *) is verified from BTF */
 	d->env = (void *)regs_get_kernel_argument(regs, 0);
+	shadow_stat_end(SS_LB_ENTRY, t0);
 	return 0;
 }
 
@@ -337,13 +340,16 @@ static int audit_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct audit_ri_data *d = (struct audit_ri_data *)ri->data;
 	struct audit_pcpu *a;
+	u64 t0;
 
 	if (!static_branch_likely(&shadow_enabled) || !d->env)
 		return 0;
+	t0 = shadow_stat_begin(SS_LB_RETURN);	/* stats (static key) */
 	a = audit_pcpu[smp_processor_id()];
 	rcu_read_lock();
 	audit_judge_call(a, d->env, (struct sched_group *)regs_return_value(regs));
 	rcu_read_unlock();
+	shadow_stat_end(SS_LB_RETURN, t0);
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debugfs interface: /sys/kernel/debug/sched_shadow/{info,cpus,groups,
+ * debugfs interface: /sys/kernel/debug/sched_shadow/{info,cpus,groups,stats,
  * reset,enable}.  Formats are specified in docs/debugfs.md: a version line,
  * one header row, whitespace-separated rows, no kernel addresses.  Files
  * are root-only; writes accept documented input only, anything else gets
@@ -20,6 +20,7 @@
 #include "shadow.h"
 #include "core/parse.h"
 #include "audit.h"
+#include "stats.h"
 
 static struct dentry *shadow_dir;
 
@@ -202,6 +203,7 @@ static ssize_t shadow_reset_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	shadow_reset();
 	shadow_audit_reset();
+	shadow_stats_reset();	/* stats: baseline, see stats.c */
 	return count;
 }
 
@@ -252,6 +254,7 @@ int shadow_debugfs_init(void)
 	debugfs_create_file("groups", 0400, shadow_dir, NULL, &shadow_groups_fops);
 	debugfs_create_file("reset", 0200, shadow_dir, NULL, &shadow_reset_fops);
 	debugfs_create_file("enable", 0600, shadow_dir, NULL, &shadow_enable_fops);
+	shadow_stats_debugfs_init(shadow_dir);
 	shadow_audit_debugfs_init(shadow_dir);
 	return 0;
 }

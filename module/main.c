@@ -21,6 +21,7 @@
 #include "kstruct.h"
 #include "shadow.h"
 #include "audit.h"
+#include "stats.h"
 
 #define SHADOW_BUDGET_MIN	16
 #define SHADOW_BUDGET_MAX	65536
@@ -28,6 +29,11 @@
 static unsigned int walk_budget = 4096;
 module_param(walk_budget, uint, 0444);
 MODULE_PARM_DESC(walk_budget, "max entities visited per walk, 16..65536 (default 4096)");
+
+/* perf (issue 6): see shadow_probe_pelt_cfs(); 0 walks on every root PELT update */
+static unsigned int pelt_refresh_us = 1000;
+module_param(pelt_refresh_us, uint, 0444);
+MODULE_PARM_DESC(pelt_refresh_us, "walk from a root PELT update only if the last publish is this much older in PELT time, 0..100000 (default 1000)");
 
 static bool enable = true;
 module_param(enable, bool, 0444);
@@ -139,6 +145,11 @@ static int __init shadow_init(void)
 		return -EINVAL;
 	}
 	shadow_walk_budget = walk_budget;
+	if (pelt_refresh_us > 100000) {
+		pr_err("not loading: pelt_refresh_us=%u is above 100000\n", pelt_refresh_us);
+		return -EINVAL;
+	}
+	shadow_pelt_refresh_ns = (u64)pelt_refresh_us * NSEC_PER_USEC;
 
 	err = shadow_check_kernel();
 	if (err)
@@ -150,6 +161,7 @@ static int __init shadow_init(void)
 	}
 	if (!enable)
 		static_branch_disable(&shadow_enabled);
+	shadow_stats_init();	/* applies the `stats` parameter (stats.c) */
 	err = shadow_audit_init(lb_symbol);
 	if (err) {
 		pr_err("not loading: out of memory for the load-balancer audit\n");

@@ -33,6 +33,7 @@
 
 #include "kstruct.h"
 #include "shadow.h"
+#include "stats.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
@@ -58,6 +59,7 @@ enum shadow_walk_result {
 
 struct shadow_cpu **shadow_cpus;
 unsigned int shadow_walk_budget = 4096;
+u64 shadow_pelt_refresh_ns = 1000 * NSEC_PER_USEC;	/* main.c: pelt_refresh_us */
 atomic_t shadow_reset_gen = ATOMIC_INIT(1);
 DEFINE_STATIC_KEY_TRUE(shadow_enabled);
 
@@ -111,7 +113,7 @@ static struct sched_entity *shadow_frame_next(struct shadow_frame *f)
 }
 
 static enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
-					   struct shadow_scalars *out)
+					   struct shadow_scalars *out, unsigned int *nvisited)
 {
 	struct task_struct *running = ks_rq_curr(rq);
 	struct shadow_frame *fr = sc->frames;
@@ -126,8 +128,10 @@ static enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 		u64 w, cw;
 
 		if (se) {
-			if (++visited > budget)
+			if (++visited > budget) {
+				*nvisited = visited;
 				return SHADOW_WALK_OVER_BUDGET;
+			}
 			if (!se->my_q) {
 				struct task_struct *p = container_of(se, struct task_struct, se);
 
@@ -137,8 +141,10 @@ static enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 					movable++;
 				continue;
 			}
-			if (d + 1 >= SHADOW_MAX_DEPTH)
+			if (d + 1 >= SHADOW_MAX_DEPTH) {
+				*nvisited = visited;
 				return SHADOW_WALK_OVER_BUDGET;
+			}
 			d++;
 			shadow_frame_init(sc, &fr[d], se->my_q, se, d, &nr_nodes);
 			continue;
@@ -146,8 +152,10 @@ static enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 
 		/* f's cfs_rq is complete */
 		f->h_tasks += f->nr_tasks;
-		if (f->h_tasks != ks_cfs_rq_h_nr_running(f->cfs))
+		if (f->h_tasks != ks_cfs_rq_h_nr_running(f->cfs)) {
+			*nvisited = visited;
 			return SHADOW_WALK_INCONSISTENT;
+		}
 		f->acc_fp = shadow_fp_add(f->acc_fp, shadow_to_fp(f->task_load));
 		f->acc_avg_fp = shadow_fp_add(f->acc_avg_fp, shadow_to_fp(f->task_load));
 		if (f->node >= 0) {
@@ -189,6 +197,7 @@ static enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 	out->movable = movable;
 	out->nr_nodes = nr_nodes;
 	out->truncated = nr_nodes == SHADOW_MAX_NODES && visited > nr_nodes;
+	*nvisited = visited;
 	return SHADOW_WALK_OK;
 }
 
@@ -209,6 +218,7 @@ static void shadow_update(struct rq *rq)
 	struct shadow_cpu *sc = shadow_cpu_of(rq);
 	enum shadow_walk_result res;
 	struct shadow_scalars s;
+	unsigned int visited = 0;
 	u32 gen;
 
 	if (unlikely(!sc))
@@ -217,7 +227,8 @@ static void shadow_update(struct rq *rq)
 		atomic_long_inc(&sc->contended);
 		return;
 	}
-	res = shadow_walk(sc, rq, &s);
+	res = shadow_walk(sc, rq, &s, &visited);
+	shadow_stat_walk(visited);	/* stats: entities per walk (static key) */
 	if (res == SHADOW_WALK_OK) {
 		const struct sched_avg *avg = ks_cfs_rq_avg(ks_rq_cfs(rq));
 
@@ -229,6 +240,8 @@ static void shadow_update(struct rq *rq)
 		s.capacity = ks_rq_cpu_capacity(rq);
 		s.nr_running = ks_rq_nr_running(rq);
 		s.valid = true;
+		/* perf (issue 6): the PELT clock of this publish, see shadow_probe_pelt_cfs() */
+		sc->pelt_pub_lut = READ_ONCE(avg->last_update_time);
 	}
 
 	gen = atomic_read(&shadow_reset_gen);
@@ -321,32 +334,60 @@ static noinline void shadow_trace_se(struct sched_entity *se)
 
 /* ---- probes ---- */
 
+/* stats: shadow_stat_begin/end are static-key NOPs unless `stats` is on */
 static void shadow_probe_nr_running(void *data, struct rq *rq, int change)
 {
+	u64 t0;
+
 	if (!static_branch_likely(&shadow_enabled))
 		return;
+	t0 = shadow_stat_begin(SS_NR_RUNNING);
 	shadow_update(rq);
+	shadow_stat_end(SS_NR_RUNNING, t0);
 }
 
 static void shadow_probe_pelt_cfs(void *data, struct cfs_rq *cfs)
 {
 	struct rq *rq;
+	u64 t0;
 
 	if (!static_branch_likely(&shadow_enabled))
 		return;
+	t0 = shadow_stat_begin(SS_PELT_CFS);
 	rq = ks_cfs_rq_rq(cfs);
 	if (trace_sched_load_cfs_rq_enabled())
 		shadow_trace_cfs_rq(cfs, rq);
-	if (cfs == ks_rq_cfs(rq))
-		shadow_update(rq);
+	if (cfs == ks_rq_cfs(rq)) {
+		/*
+		 * perf (issue 6): a root PELT update only refreshes values, and
+		 * every enqueue/dequeue walks anyway (this tracepoint fires
+		 * inside them, just before sched_update_nr_running_tp).  So
+		 * walk only when the root's PELT clock has moved at least
+		 * pelt_refresh_us since this CPU's last publish: a CPU whose
+		 * tasks neither sleep nor wake still refreshes once per PELT
+		 * period (1024 us), a busy one no longer walks twice per event.
+		 */
+		struct shadow_cpu *sc = shadow_cpu_of(rq);
+		u64 lut = READ_ONCE(ks_cfs_rq_avg(cfs)->last_update_time);
+
+		if (sc && lut - sc->pelt_pub_lut < READ_ONCE(shadow_pelt_refresh_ns))
+			shadow_stat_pelt_skipped();
+		else
+			shadow_update(rq);
+	}
+	shadow_stat_end(SS_PELT_CFS, t0);
 }
 
 static void shadow_probe_pelt_se(void *data, struct sched_entity *se)
 {
+	u64 t0;
+
 	if (!static_branch_likely(&shadow_enabled))
 		return;
+	t0 = shadow_stat_begin(SS_PELT_SE);
 	if (trace_sched_load_se_enabled())
 		shadow_trace_se(se);
+	shadow_stat_end(SS_PELT_SE, t0);
 }
 
 /*
@@ -368,16 +409,20 @@ static void shadow_probe_switch(void *data, bool preempt, struct task_struct *pr
 #endif
 {
 	struct rq *rq;
+	u64 t0;
 
 	if (!static_branch_likely(&shadow_enabled))
 		return;
+	t0 = shadow_stat_begin(SS_SWITCH);
 	if (likely(prev->prio >= MAX_RT_PRIO && next->prio >= MAX_RT_PRIO))
-		return;
+		goto out;
 	rq = ks_cfs_rq_rq(next->se.cfs_rq);
 	if (unlikely(!rq || ks_rq_curr(rq) != next))
-		return;
+		goto out;
 	if (ks_cfs_rq_h_nr_running(ks_rq_cfs(rq)) || next->prio >= MAX_RT_PRIO)
 		shadow_update(rq);
+out:
+	shadow_stat_end(SS_SWITCH, t0);
 }
 
 /* sched_switch is not exported to modules: find it among the kernel's tracepoints. */

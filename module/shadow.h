@@ -81,11 +81,13 @@ struct shadow_cpu {
 	atomic_t busy;
 	atomic_long_t contended;
 	struct shadow_frame *frames;
+	u64 pelt_pub_lut;	/* root avg.last_update_time of the last publish (perf, issue 6) */
 	struct shadow_node work[SHADOW_MAX_NODES];
 } ____cacheline_aligned;
 
 extern struct shadow_cpu **shadow_cpus;
 extern unsigned int shadow_walk_budget;
+extern u64 shadow_pelt_refresh_ns;
 extern atomic_t shadow_reset_gen;
 DECLARE_STATIC_KEY_TRUE(shadow_enabled);
 

@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0
+# make bench, part 2: cost per call as the work grows, from the module's
+# own `stats` (stats=1).  Every case queues its tasks on CPU 1: N hogs that
+# never sleep plus one task that runs 1 ms and sleeps 1 ms (so enqueues and
+# dequeues keep happening on the crowded CPU), then resets the counters,
+# waits, and reads `stats` and the walk outcomes of `cpus`.
+# Cases: tasks 1/8/64/512 (root); 8 tasks at cgroup depth 1/3/6; 8 tasks
+# with 1 and 1000 idle task groups; 512 tasks with walk_budget=256 (over
+# budget); and per-call cost of the PELT hooks with the ftrace events off
+# and on (msgbench running).
+# timeout: 1500
+. /lib/vm/bench/bench.lib
+OUT=/tmp/scaling.csv
+SECS=4
+for arg in $(cat /proc/cmdline); do
+	case $arg in bench.scale_secs=*) SECS=${arg#*=} ;; esac
+done
+echo "case,tasks,depth,idle_groups,budget,nr_running_calls,nr_running_ns,pelt_cfs_ns,pelt_se_ns,switch_ns,lb_calls,lb_return_ns,walks,walk_mean,walk_max_bucket,over_budget,published" > $OUT
+fail=0
+
+stat_col() {	# stat_col ROW COLUMN
+	awk -v r="$1" -v c="$2" 'NR == 2 { for (i = 1; i <= NF; i++) h[$i] = i; next } NR > 2 && $1 == r { print $(h[c]) }' /tmp/st
+}
+
+# measure NAME TASKS DEPTH IDLE BUDGET: counters over SECS seconds
+measure() {
+	local sum
+	echo 1 > $SS/reset
+	sleep $SECS
+	cat $SS/stats > /tmp/st
+	sum=$(awk 'NR > 2 { ob += $NF; pub += $(NF - 2) } END { print ob + 0, pub + 0 }' $SS/cpus)
+	wmax=$(awk 'NR > 2 && $1 == "walk" { m = 0; for (i = 6; i <= NF; i++) if ($i > 0) m = i - 6; print m }' /tmp/st)
+	echo "$1,$2,$3,$4,$5,$(stat_col sched_update_nr_running_tp calls),$(stat_col sched_update_nr_running_tp mean),$(stat_col pelt_cfs_tp mean),$(stat_col pelt_se_tp mean),$(stat_col sched_switch mean),$(stat_col lb_return calls),$(stat_col lb_return mean),$(stat_col walk calls),$(stat_col walk mean),$wmax,${sum% *},${sum#* }" >> $OUT
+	diag "$1: tasks=$2 depth=$3 idle_groups=$4 budget=$5: nr_running $(stat_col sched_update_nr_running_tp mean) ns/call, lb_return $(stat_col lb_return mean) ns/call, walk mean $(stat_col walk mean) entities, over_budget ${sum% *}"
+}
+
+# run_case NAME TASKS DEPTH IDLE BUDGET
+run_case() {
+	local name=$1 tasks=$2 depth=$3 idle=$4 budget=$5 cg= d=0
+	bench_config none
+	modload $KO "stats=1 walk_budget=$budget" > /tmp/insmod.err 2>&1 || { fail=1; not_ok "scaling: load" "$(cat /tmp/insmod.err)"; return; }
+	if [ "$idle" -gt 0 ]; then
+		cg_mk /idle
+		echo +cpu > $CG/idle/cgroup.subtree_control
+		mkdir $(seq -f "$CG/idle/g%g" 1 "$idle") 2>/dev/null
+	fi
+	while [ $d -lt "$depth" ]; do d=$((d + 1)); cg="$cg/s$d"; done
+	[ -n "$cg" ] && cg_mk "$cg"
+	bg hogs burn -t "$tasks" -r 1000 -s 0 -d 0 -q -p 1 ${cg:+-c $cg}
+	bg waker burn -t 1 -r 1 -s 1 -d 0 -q -p 1 ${cg:+-c $cg}
+	sleep 2
+	measure "$name" "$tasks" "$depth" "$idle" "$budget"
+	bg_stop
+	sleep 0.5
+	[ -n "$cg" ] && cg_rm /s1
+	[ "$idle" -gt 0 ] && cg_rm /idle
+}
+
+run_case tasks-1 1 0 0 4096
+run_case tasks-8 8 0 0 4096
+run_case tasks-64 64 0 0 4096
+run_case tasks-512 512 0 0 4096
+run_case depth-1 8 1 0 4096
+run_case depth-3 8 3 0 4096
+run_case depth-6 8 6 0 4096
+run_case idle-1 8 0 1 4096
+run_case idle-1000 8 0 1000 4096
+run_case budget-256 512 0 0 256
+
+# per-call cost under one msgbench run: the module as shipped (ftrace0),
+# with the sched_tp-style ftrace recording on (ftrace1), and the module
+# before the PELT refresh limit (pelt_refresh_us=0, refresh0)
+for v in ftrace0 ftrace1 refresh0; do
+	bench_config none
+	p="stats=1"
+	[ $v = refresh0 ] && p="stats=1 pelt_refresh_us=0"
+	modload $KO "$p" > /tmp/insmod.err 2>&1 || { fail=1; continue; }
+	if [ $v = ftrace1 ]; then
+		echo 1 > $TR/events/sched_shadow/sched_load_cfs_rq/enable
+		echo 1 > $TR/events/sched_shadow/sched_load_se/enable
+		echo 1 > $TR/tracing_on
+	fi
+	echo 1 > $SS/reset
+	msgbench -q $BENCH_MSG > /dev/null
+	cat $SS/stats > /tmp/st
+	cp /tmp/st /tmp/stats.$v
+	echo "msg-$v,-,-,-,4096,$(stat_col sched_update_nr_running_tp calls),$(stat_col sched_update_nr_running_tp mean),$(stat_col pelt_cfs_tp mean),$(stat_col pelt_se_tp mean),$(stat_col sched_switch mean),$(stat_col lb_return calls),$(stat_col lb_return mean),$(stat_col walk calls),$(stat_col walk mean),-,-,-" >> $OUT
+	diag "msgbench, $v ($p):"
+	diag < /tmp/st
+	ftrace_off
+done
+bench_config none
+check $fail "scaling: every case measured"
+vm_export scaling.csv $OUT
+for v in ftrace0 ftrace1 refresh0; do vm_export stats-$v.txt /tmp/stats.$v; done

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Print the `make bench` tables from the guest's exports.
+
+usage: report.py VM_OUT_DIR
+  bench.csv     round,config,workload,metric,value (tests/bench/guest/10-bench.sh)
+  scaling.csv   one row per case (tests/bench/guest/20-scaling.sh)
+  stats-ftrace0.txt / stats-ftrace1.txt   `stats` under msgbench, events off/on
+
+Ratios are medians of per-round ratios (a configuration over "none" in the
+same round), so drift between rounds cancels; medians of the raw values are
+shown beside them.
+"""
+import csv
+import os
+import statistics
+import sys
+
+CONFIG_DESC = {
+    "none": "module not loaded",
+    "noaudit": "loaded, audit off",
+    "all": "loaded, everything on",
+    "stats": "everything on + stats=1",
+    "ftrace": "ftrace: sched_load_* events recorded",
+}
+METRICS = [  # (workload, metric, label, higher_is_better)
+    ("msg", "msgs_per_s", "msgbench msg/s", True),
+    ("lat", "rps", "bench req/s", True),
+    ("lat", "p99_us", "bench p99 us", False),
+]
+
+
+def num(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def fmt(v, digits=3):
+    if v is None:
+        return "-"
+    if abs(v) >= 1000:
+        return "%.0f" % v
+    return "%.*g" % (digits, v)
+
+
+def bench_table(path):
+    rows = list(csv.DictReader(open(path)))
+    data = {}  # (config, workload, metric) -> {round: value}
+    for r in rows:
+        v = num(r["value"])
+        if v is not None:
+            data.setdefault((r["config"], r["workload"], r["metric"]), {})[r["round"]] = v
+    configs = []
+    for r in rows:
+        if r["config"] not in configs:
+            configs.append(r["config"])
+    rounds = sorted({r["round"] for r in rows}, key=int)
+    print("## Throughput and latency by configuration (%d rounds, rotated order)" % len(rounds))
+    print()
+    hdr = ["configuration"]
+    for _, _, label, _ in METRICS:
+        hdr += [label, "ratio"]
+    out = [hdr]
+    ratios = {}
+    for c in configs:
+        line = ["%s (%s)" % (c, CONFIG_DESC.get(c, c))]
+        for w, m, _, _ in METRICS:
+            vals = data.get((c, w, m), {})
+            base = data.get(("none", w, m), {})
+            med = statistics.median(vals.values()) if vals else None
+            rs = [vals[k] / base[k] for k in vals if k in base and base[k]]
+            ratio = statistics.median(rs) if rs else None
+            ratios[(c, m)] = (ratio, rs)
+            line += [fmt(med), "%.3f" % ratio if ratio is not None else "-"]
+        out.append(line)
+    widths = [max(len(r[i]) for r in out) for i in range(len(hdr))]
+    for i, r in enumerate(out):
+        print("| " + " | ".join(x.ljust(widths[j]) for j, x in enumerate(r)) + " |")
+        if i == 0:
+            print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    print()
+    print("ratio = median over rounds of (configuration / none in the same round);")
+    print("throughput: higher is better; p99: lower is better.")
+    print()
+    print("Per-round ratios (spread):")
+    for c in configs:
+        if c == "none":
+            continue
+        for _, m, label, _ in METRICS:
+            r, rs = ratios.get((c, m), (None, []))
+            if rs:
+                print("  %-8s %-16s min %.3f  max %.3f  [%s]" % (
+                    c, label, min(rs), max(rs), " ".join("%.3f" % x for x in rs)))
+    # targets
+    print()
+    print("Targets:")
+    a = ratios.get(("all", "msgs_per_s"), (None,))[0]
+    p = ratios.get(("all", "p99_us"), (None,))[0]
+    f = ratios.get(("ftrace", "msgs_per_s"), (None,))[0]
+    if a is not None:
+        print("  everything on, msgbench throughput >= 0.98 of none: %.3f -> %s" % (a, "met" if a >= 0.98 else "NOT met"))
+    if p is not None:
+        print("  everything on, bench p99 <= 1.05 of none:           %.3f -> %s" % (p, "met" if p <= 1.05 else "NOT met"))
+    if a is not None and f is not None:
+        ca, cf = 1 - a, 1 - f
+        if ca <= 0.005:
+            print("  vs ftrace: module throughput cost %.1f%% (within noise), ftrace %.1f%%" % (100 * ca, 100 * cf))
+        else:
+            print("  vs ftrace: module throughput cost %.1f%%, ftrace %.1f%%: %.1fx cheaper" % (100 * ca, 100 * cf, cf / ca))
+    ev = data.get(("ftrace", "trace", "events_written"), {})
+    if ev:
+        print("  ftrace events written per visit (median): %.0f" % statistics.median(ev.values()))
+    print()
+
+
+def read_stats(path):
+    rows = {}
+    if not os.path.exists(path):
+        return rows
+    lines = open(path).read().splitlines()
+    hdr = lines[1].split()
+    for ln in lines[2:]:
+        f = ln.split()
+        rows[f[0]] = dict(zip(hdr, f))
+    return rows
+
+
+def hook_total_us(rows):
+    t = 0.0
+    for name, r in rows.items():
+        if name not in ("walk", "pelt_skipped", "clock_pair") and num(r.get("total")) is not None:
+            t += float(r["total"])
+    return t
+
+
+def scaling_table(path, outdir):
+    rows = list(csv.DictReader(open(path)))
+    print("## Cost per call as the work grows (module `stats`, stats=1; everything on CPU 1)")
+    print()
+    cols = [("case", "case"), ("tasks", "tasks"), ("depth", "depth"), ("idle_groups", "idle groups"),
+            ("budget", "walk_budget"), ("nr_running_ns", "nr_running ns/call"),
+            ("walk_mean", "walk entities (mean)"), ("lb_return_ns", "audit ns/call"),
+            ("lb_calls", "audit calls"), ("over_budget", "walks over budget"), ("published", "published")]
+    out = [[c[1] for c in cols]]
+    for r in rows:
+        if r["case"].startswith("msg-"):
+            continue
+        out.append([r.get(c[0], "-") or "-" for c in cols])
+    widths = [max(len(x[i]) for x in out) for i in range(len(cols))]
+    for i, r in enumerate(out):
+        print("| " + " | ".join(x.ljust(widths[j]) for j, x in enumerate(r)) + " |")
+        if i == 0:
+            print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    print()
+    s0 = read_stats(os.path.join(outdir, "stats-ftrace0.txt"))
+    s1 = read_stats(os.path.join(outdir, "stats-ftrace1.txt"))
+    sr = read_stats(os.path.join(outdir, "stats-refresh0.txt"))
+    if s0 and s1:
+        print("## Hook cost under one msgbench run (stats=1): module, module + ftrace recording, module before the PELT refresh limit")
+        print()
+        print("| hook | calls | ns/call | calls (ftrace) | ns/call (ftrace) | calls (pelt_refresh_us=0) | ns/call (pelt_refresh_us=0) |")
+        print("|---|---|---|---|---|---|---|")
+        for h in s0:
+            if h in ("walk", "pelt_skipped", "clock_pair"):
+                continue
+            g = lambda s, k: s.get(h, {}).get(k, "-")
+            print("| %s | %s | %s | %s | %s | %s | %s |" % (h, g(s0, "calls"), g(s0, "mean"), g(s1, "calls"),
+                                                    g(s1, "mean"), g(sr, "calls"), g(sr, "mean")))
+        g = lambda s, h, k: s.get(h, {}).get(k, "-")
+        print("| walks (mean entities) | %s | %s | %s | %s | %s | %s |" % (
+            g(s0, "walk", "calls"), g(s0, "walk", "mean"), g(s1, "walk", "calls"), g(s1, "walk", "mean"),
+            g(sr, "walk", "calls"), g(sr, "walk", "mean")))
+        print("| PELT refreshes skipped | %s | | %s | | %s | |" % (
+            g(s0, "pelt_skipped", "calls"), g(s1, "pelt_skipped", "calls"), g(sr, "pelt_skipped", "calls")))
+        print("| clock_pair (timing floor) | | %s | | %s | | %s |" % (
+            g(s0, "clock_pair", "mean"), g(s1, "clock_pair", "mean"), g(sr, "clock_pair", "mean")))
+        t0, t1 = hook_total_us(s0), hook_total_us(s1)
+        print()
+        print("estimated hook time over the run: module %.0f us; with ftrace recording %.0f us "
+              "(recording adds %.0f us = %.1fx the module's own)" % (t0, t1, t1 - t0, (t1 - t0) / t0 if t0 else float("nan")))
+        if sr:
+            tr = hook_total_us(sr)
+            print("before the PELT refresh limit (pelt_refresh_us=0): %.0f us" % tr)
+        print()
+
+
+def main():
+    d = sys.argv[1] if len(sys.argv) > 1 else "build/bench/vm-out"
+    found = False
+    p = os.path.join(d, "bench.csv")
+    if os.path.exists(p):
+        bench_table(p)
+        found = True
+    p = os.path.join(d, "scaling.csv")
+    if os.path.exists(p):
+        scaling_table(p, d)
+        found = True
+    if not found:
+        print("report: no bench.csv or scaling.csv in %s" % d)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
