@@ -141,12 +141,14 @@ def scaling_table(path, outdir):
     print()
     cols = [("case", "case"), ("tasks", "tasks"), ("depth", "depth"), ("idle_groups", "idle groups"),
             ("budget", "walk_budget"), ("nr_running_ns", "nr_running ns/call"),
-            ("walk_mean", "walk entities (mean)"), ("lb_return_ns", "audit ns/call"),
+            ("walk_mean", "walk entities (mean, all CPUs)"), ("walk_max", "largest walks (entities)"), ("lb_return_ns", "audit ns/call"),
             ("lb_calls", "audit calls"), ("over_budget", "walks over budget"), ("published", "published")]
     out = [[c[1] for c in cols]]
     for r in rows:
         if r["case"].startswith("msg-"):
             continue
+        b = num(r.get("walk_max_bucket"))
+        r["walk_max"] = "-" if b is None else ("0" if b == 0 else "%d-%d" % (2 ** (b - 1), 2 ** b - 1))
         out.append([r.get(c[0], "-") or "-" for c in cols])
     widths = [max(len(x[i]) for x in out) for i in range(len(cols))]
     for i, r in enumerate(out):

@@ -48,8 +48,21 @@ run_case() {
 	[ -n "$cg" ] && cg_mk "$cg"
 	bg hogs burn -t "$tasks" -r 1000 -s 0 -d 0 -q -p 1 ${cg:+-c $cg}
 	bg waker burn -t 1 -r 1 -s 1 -d 0 -q -p 1 ${cg:+-c $cg}
-	sleep 2
+	# the hogs start one by one on the crowded CPU: wait until all are queued
+	w=0
+	while [ $w -lt 120 ]; do
+		q=$(awk 'NR > 2 && $1 == 1 { print $4 }' $SS/cpus)
+		ob=$(awk 'NR > 2 && $1 == 1 { print $NF }' $SS/cpus)
+		[ "${q:-0}" != - ] && [ "${q:-0}" -ge "$tasks" ] && break
+		[ "${ob:-0}" -gt 0 ] && break	# over budget: no longer published
+		sleep 1
+		w=$((w + 1))
+	done
+	diag "$name: CPU 1 h_nr_running $q after ${w}s"
+	sleep 1
 	measure "$name" "$tasks" "$depth" "$idle" "$budget"
+	QMAX=$(awk 'NR > 2 && $1 == 1 { print $4 }' $SS/cpus)
+	diag "$name: CPU 1 h_nr_running $QMAX at the end"
 	bg_stop
 	sleep 0.5
 	[ -n "$cg" ] && cg_rm /s1
