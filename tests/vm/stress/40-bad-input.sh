@@ -108,6 +108,14 @@ enable=-1
 enable=abc
 enable=
 enable=9
+pelt_refresh_us=100001
+pelt_refresh_us=4294967296
+pelt_refresh_us=-1
+pelt_refresh_us=abc
+stats=2
+stats=-1
+stats=abc
+stats=
 LONG
 EOF
 diag "parameters: $tried bad values, $refused refused, $oneline with exactly one sched_shadow log line, $clean left nothing"
@@ -160,4 +168,4 @@ EOF
 dmesg_since "$mark" | grep sched_shadow > "$OUT/40-dmesg"
 # (the kernel's line for the 1100-byte lb_symbol is cut at the log's line
 # limit before "too large for parameter": match its start)
-dmesg_module_check "$mark" "$T: kernel log clean" "not loading: walk_budget=|invalid for parameter|too large for parameter|sched_shadow: .xxxxxxxxxxxxxxxxxxxx|load-balancer audit off: BTF has no function [^ ]*\(struct lb_env \*\) returning struct sched_group \*$"
+dmesg_module_check "$mark" "$T: kernel log clean" "not loading: (walk_budget|pelt_refresh_us)=|invalid for parameter|too large for parameter|sched_shadow: .xxxxxxxxxxxxxxxxxxxx|load-balancer audit off: BTF has no function [^ ]*\(struct lb_env \*\) returning struct sched_group \*$"

@@ -21,7 +21,7 @@ workload s70
 bg s70w2 burn -t 2 -r 8 -s 2 -d 0 -q --cgroup /s70/a/b
 sleep 1
 mkdir -p /tmp/r70
-for f in info cpus groups lb lb_snapshots enable lb_dump_every; do
+for f in info cpus groups lb lb_snapshots enable lb_dump_every stats; do
 	c=
 	[ $f = groups ] && c=-c
 	bg_ssread r70-$f -d "$D" -i 5 -m 6 $c -s /tmp/r70 "$SS/$f"
@@ -72,7 +72,7 @@ done
 	not_ok "$T: concurrent writes all accepted" "$wbad"
 
 reads=0
-for f in info cpus groups lb lb_snapshots enable lb_dump_every; do
+for f in info cpus groups lb lb_snapshots enable lb_dump_every stats; do
 	if [ ! -e "$SS/$f" ]; then
 		tap_skip "$T: $f reads parse" "no $f (audit: $(awk '$1 == "feature.lb_audit" { print $2 }' "$SS/info"))"
 		ssread_stop r70-$f >/dev/null
