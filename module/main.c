@@ -12,6 +12,7 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/ctype.h>
 #include <linux/utsname.h>
 #include <linux/workqueue.h>
 #include <linux/cpu.h>
@@ -44,6 +45,19 @@ module_param(lb_symbol, charp, 0444);
 MODULE_PARM_DESC(lb_symbol, "function the load-balancer audit probes; must have the prototype struct sched_group *f(struct lb_env *) in BTF (default: the first known one)");
 
 unsigned int shadow_checks_passed;
+
+/* A kernel symbol name: what kallsyms can hold, nothing that could break a log line. */
+static bool shadow_valid_symbol(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 64)
+		return n == 0;	/* an empty lb_symbol means "the first known one" */
+	for (; *s; s++)
+		if (!isalnum(*s) && *s != '_' && *s != '.')
+			return false;
+	return true;
+}
 
 #ifdef SHADOW_BTF_CHECK_BUILD
 #define KS_STATIC_CHECK(cond, what) \
@@ -145,6 +159,10 @@ static int __init shadow_init(void)
 		return -EINVAL;
 	}
 	shadow_walk_budget = walk_budget;
+	if (lb_symbol && !shadow_valid_symbol(lb_symbol)) {
+		pr_err("not loading: lb_symbol must be a function name (letters, digits, '_', '.', at most 64)\n");
+		return -EINVAL;
+	}
 	if (pelt_refresh_us > 100000) {
 		pr_err("not loading: pelt_refresh_us=%u is above 100000\n", pelt_refresh_us);
 		return -EINVAL;

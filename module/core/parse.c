@@ -22,6 +22,9 @@ bool shadow_parse_uint(const char *buf, unsigned long len, u64 max, u64 *val)
 		len--;
 	if (!len || len > 20)
 		return false;
+	/* one canonical spelling per value: "0", not "00" or "01" */
+	if (len > 1 && buf[0] == '0')
+		return false;
 	ndigits = len;
 	for (i = 0; i < ndigits; i++) {
 		unsigned int d;

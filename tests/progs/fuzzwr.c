@@ -10,9 +10,8 @@
  *   enable         "0" or "1"               -> accepted; reading returns it
  *   dump_every     a decimal 0..1000000000  -> accepted; reading returns it
  * anything else  -> EINVAL, and what the file reads back does not change.
- * For dump_every a number with leading zeros ("007") is not described by
- * the documentation either way: either answer is taken, but an accepted
- * one must read back as its value ("lenient" in the summary).
+ * A number with leading zeros ("007", "01") is invalid everywhere: the
+ * documentation gives every value one spelling.
  *
  * Inputs: a fixed list of edge cases (empty, newline only, negative, signs,
  * spaces, hex, exponent, words, embedded NULs, CR/LF, 2^64 and neighbours,
@@ -158,7 +157,7 @@ static enum expect oracle(const char *b, size_t len, unsigned long long *val)
 		if (v > 1000000000ULL)
 			return E_INVAL;
 		if (n > 1 && b[0] == '0')
-			return E_EITHER;
+			return E_INVAL;
 		return E_ACCEPT;
 	}
 	return E_INVAL;

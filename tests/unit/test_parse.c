@@ -44,6 +44,8 @@ int main(void)
 	tap_ok(rejects(big, sizeof(big), ~0ULL), "64 digits rejected");
 	tap_ok(parses("1000000", 7, 1000000, 1000000) && rejects("1000001", 7, 1000000),
 	       "limit is inclusive");
-	tap_ok(parses("007", 3, 10, 7), "leading zeros are decimal, not octal");
+	tap_ok(rejects("007", 3, 10) && rejects("01", 2, 1) && rejects("00\n", 3, 1),
+	       "leading zeros rejected (one spelling per value)");
+	tap_ok(parses("0", 1, 0, 0) && parses("10", 2, 10, 10), "a lone 0 and a trailing 0 are fine");
 	return tap_end();
 }

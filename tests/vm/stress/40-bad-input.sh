@@ -68,6 +68,7 @@ tried=0 refused=0 oneline=0 clean=0 ex=
 while IFS= read -r p; do
 	[ -n "$p" ] || continue
 	[ "$p" = LONG ] && p="lb_symbol=$long"
+	case $p in NL) p=$(printf 'lb_symbol="a\nb"') ;; esac
 	tried=$((tried + 1))
 	m=$(dmesg_mark)
 	out=$(modload "$KO" "$p" 2>/dev/null)
@@ -83,7 +84,7 @@ while IFS= read -r p; do
 	[ $rc -eq 1 ] && refused=$((refused + 1))
 	[ "$nl" -eq 1 ] && oneline=$((oneline + 1))
 	[ -z "$l" ] && clean=$((clean + 1))
-	diag "$(echo "$p" | cut -c1-40): $out; log: $(echo "$new" | sed 's/^\[[ 0-9.]*\] //' | cut -c1-100 | tr '\n' '|')"
+	diag "$(echo "$p" | tr '\n' '~' | cut -c1-40): $out; log: $(echo "$new" | sed 's/^\[[ 0-9.]*\] //' | cut -c1-100 | tr '\n' '|')"
 	if [ $rc -ne 1 ] || [ "$nl" -ne 1 ] || [ -n "$l" ]; then
 		ex="$ex [$(echo "$p" | cut -c1-40): exit $rc, $nl sched_shadow lines, left:$l]"
 	fi
@@ -116,6 +117,9 @@ stats=2
 stats=-1
 stats=abc
 stats=
+lb_symbol=%s%s%s%n%p
+lb_symbol="a b"
+NL
 LONG
 EOF
 diag "parameters: $tried bad values, $refused refused, $oneline with exactly one sched_shadow log line, $clean left nothing"
@@ -123,8 +127,10 @@ diag "parameters: $tried bad values, $refused refused, $oneline with exactly one
 	ok "$T: $tried out-of-range/garbage parameter values refused, one log line each, nothing left" ||
 	not_ok "$T: bad parameter values refused, one log line each, nothing left" "$ex"
 
-# values that load: the edges of walk_budget, and lb_symbol values that
-# name no probe-able function (documented: the audit is off, the rest works)
+# values that load: the edges of walk_budget, and lb_symbol names of no
+# probe-able function (documented: the audit is off, the rest works); an
+# lb_symbol that is not a symbol name at all (spaces, newlines, format
+# characters) is refused above
 tried=0 good=0 ex=
 while IFS= read -r p; do
 	[ -n "$p" ] || continue
@@ -159,9 +165,6 @@ walk_budget=16
 walk_budget=65536
 lb_symbol=does_not_exist
 lb_symbol=schedule
-lb_symbol=%s%s%s%n%p
-lb_symbol="a b"
-NL
 EOF
 [ "$good" -eq "$tried" ] && ok "$T: $tried edge values load as documented (walk_budget 16/65536; unknown lb_symbol: audit off, info parses)" ||
 	not_ok "$T: edge parameter values load as documented" "$ex"
