@@ -24,6 +24,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include "progs.h"
 
 #define CG_ROOT "/sys/fs/cgroup"
 
@@ -171,20 +172,6 @@ static void usage(FILE *f)
 "  -q, --quiet         no per-thread report on exit\n"
 "  -h, --help          this text\n"
 "Prints 'burn: thread I cpu_ms=.. periods=.. last_cpu=..' per thread on exit.\n");
-}
-
-static long parse_num(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "burn: invalid value '%s' for %s (expected %ld..%ld)\n", s, opt, min, max);
-		exit(2);
-	}
-	return v;
 }
 
 int main(int argc, char **argv)

@@ -15,20 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static long parse_num(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "catn: invalid value '%s' for %s (expected %ld..%ld)\n", s, opt, min, max);
-		exit(2);
-	}
-	return v;
-}
+#include "progs.h"
 
 static int dump(const char *path)
 {

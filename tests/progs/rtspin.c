@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "progs.h"
 
 static double now_s(void)
 {
@@ -32,20 +33,6 @@ static void usage(FILE *f)
 "  -p, --prio P       SCHED_FIFO priority 1..99 (default 50)\n"
 "  -h, --help         this text\n"
 "Note: RT throttling (sched_rt_runtime_us) limits RT to 95%% of each second.\n");
-}
-
-static long parse_num(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "rtspin: invalid value '%s' for %s (expected %ld..%ld)\n", s, opt, min, max);
-		exit(2);
-	}
-	return v;
 }
 
 int main(int argc, char **argv)

@@ -35,7 +35,7 @@ export VM_ACCEL VM_TIMEOUT VM_SCENARIOS
 
 .PHONY: vm-kernel vm-module vm-foreign vm-progs vm-initramfs test-vm demo
 
-$(BUILD)/progs/%: tests/progs/%.c
+$(BUILD)/progs/%: tests/progs/%.c tests/progs/progs.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wall -Wextra -static -pthread -o $@ $<
 
