@@ -14,4 +14,11 @@ l=$(left_behind)
 dmesg > /tmp/dmesg.txt
 vm_export dmesg.txt /tmp/dmesg.txt
 diag "kernel log: $(wc -l < /tmp/dmesg.txt) lines, $(grep -c sched_shadow /tmp/dmesg.txt) of the module"
-dmesg_clean 0 "final: kernel log of the whole stress boot clean"
+cp /tmp/dmesg.txt /tmp/dmesg.judged
+drop_debugfs_races /tmp/dmesg.judged
+if grep -q -E "$DMESG_BAD" /tmp/dmesg.judged; then
+	not_ok "final: kernel log of the whole stress boot clean"
+	grep -E -B2 -A20 "$DMESG_BAD" /tmp/dmesg.judged | head -n 60 | diag
+else
+	ok "final: kernel log of the whole stress boot clean"
+fi
