@@ -44,6 +44,10 @@ static char *lb_symbol;
 module_param(lb_symbol, charp, 0444);
 MODULE_PARM_DESC(lb_symbol, "function the load-balancer audit probes; must have the prototype struct sched_group *f(struct lb_env *) in BTF (default: the first known one)");
 
+static char *missing_tp;
+module_param(missing_tp, charp, 0444);
+MODULE_PARM_DESC(missing_tp, "testing: behave as if this tracepoint did not exist (pelt_cfs_tp, pelt_se_tp, sched_update_nr_running_tp, sched_switch)");
+
 unsigned int shadow_checks_passed;
 
 /* A kernel symbol name: what kallsyms can hold, nothing that could break a log line. */
@@ -159,6 +163,13 @@ static int __init shadow_init(void)
 		return -EINVAL;
 	}
 	shadow_walk_budget = walk_budget;
+	if (missing_tp && *missing_tp) {
+		if (!shadow_valid_symbol(missing_tp)) {
+			pr_err("not loading: missing_tp must be a tracepoint name\n");
+			return -EINVAL;
+		}
+		shadow_missing_tp = missing_tp;
+	}
 	if (lb_symbol && !shadow_valid_symbol(lb_symbol)) {
 		pr_err("not loading: lb_symbol must be a function name (letters, digits, '_', '.', at most 64)\n");
 		return -EINVAL;

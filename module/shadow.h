@@ -87,6 +87,7 @@ struct shadow_cpu {
 
 extern struct shadow_cpu **shadow_cpus;
 extern unsigned int shadow_walk_budget;
+extern const char *shadow_missing_tp;
 extern u64 shadow_pelt_refresh_ns;
 extern atomic_t shadow_reset_gen;
 DECLARE_STATIC_KEY_TRUE(shadow_enabled);

@@ -169,7 +169,36 @@ else
 	bg_stop
 	cg_rm /s50m
 fi
-tap_skip "$T: a kernel lacking one of the tracepoints" "no module parameter simulates it (shadow_probes_register refuses the load if one cannot be attached)"
+# ---- a kernel lacking one of the tracepoints (missing_tp= simulates it) ----
+# the three PELT/nr_running tracepoints are required: the load is refused
+# with one line and nothing is left; sched_switch is optional: the module
+# loads, `info` says the hook is inactive, and the shadow keeps publishing
+for tp in pelt_cfs_tp pelt_se_tp sched_update_nr_running_tp; do
+	m=$(dmesg_mark)
+	stress_load missing_tp=$tp
+	rc=$?
+	nl=$(dmesg_since "$m" | grep -c "sched_shadow: not loading: cannot attach to tracepoint $tp (-2)")
+	l=$(left_behind)
+	if [ $rc -ne 0 ] && [ "$nl" -eq 1 ] && [ -z "$l" ]; then
+		ok "$T: without $tp the load is refused with one line, nothing left"
+	else
+		not_ok "$T: without $tp the load is refused with one line, nothing left" "rc $rc lines $nl left:$l $(cat /tmp/insmod.err)"
+		module_loaded && rmmod_retry >/dev/null
+	fi
+done
+if stress_load missing_tp=sched_switch; then
+	hs=$(awk '$1 == "hook.sched_switch" { print $2 }' "$SS/info")
+	p0=$(ss_sum published)
+	sleep 1
+	p1=$(ss_sum published)
+	diag "missing_tp=sched_switch: hook.sched_switch $hs, published $p0 -> $p1"
+	case $hs in inactive:*) [ "$p1" -gt "$p0" ] ;; *) false ;; esac &&
+		ok "$T: without sched_switch the module loads degraded (hook inactive, shadow publishing)" ||
+		not_ok "$T: without sched_switch the module loads degraded" "hook $hs published $p0 -> $p1"
+	rmmod_retry >/dev/null
+else
+	not_ok "$T: without sched_switch the module loads degraded" "load refused: $(cat /tmp/insmod.err)"
+fi
 
 bg_stop
 cg_rm /s50
@@ -177,4 +206,4 @@ cg_rm /s50deep
 l=$(left_behind)
 [ -z "$l" ] && ok "$T: nothing left behind" || not_ok "$T: nothing left behind" "left:$l"
 dmesg_since "$mark" | grep sched_shadow > "$OUT/50-dmesg"
-dmesg_module_check "$mark" "$T: kernel log clean" "not loading: built from the BTF of kernel|not loading: .* differs from|load-balancer audit off: BTF has no function (does_not_exist|sched_balance_find_src_group)\("
+dmesg_module_check "$mark" "$T: kernel log clean" "not loading: built from the BTF of kernel|not loading: .* differs from|not loading: cannot attach to tracepoint (pelt_cfs_tp|pelt_se_tp|sched_update_nr_running_tp) \(-2\)|tracepoint sched_switch not attached \(-2\)|load-balancer audit off: BTF has no function (does_not_exist|sched_balance_find_src_group)\("
