@@ -627,14 +627,8 @@ static void audit_snapshot_print(struct seq_file *m, const struct audit_snapshot
 				continue;
 			for (k = 0; k < sn->nr_nodes[i]; k++) {
 				const struct shadow_node *n = &sn->nodes[i][k];
-				struct cgroup *cgrp = n->cgid ? cgroup_get_from_id(n->cgid) : NULL;
-
-				if (!n->cgid)
-					strscpy(path, "(autogroup)", PATH_MAX);
-				else if (IS_ERR_OR_NULL(cgrp) || cgroup_path(cgrp, path, PATH_MAX) < 0)
+				if (!shadow_cgid_path(n->cgid, path, PATH_MAX))
 					strscpy(path, "(removed)", PATH_MAX);
-				if (!IS_ERR_OR_NULL(cgrp))
-					cgroup_put(cgrp);
 				seq_printf(m, "%llu cfs_rq cpu=%d depth=%u se_weight=%llu cfs_weight=%llu load_avg=%llu shadow=%llu shadow_avg=%llu tasks=%u h_tasks=%u path=",
 					   sn->nth, c->cpu, n->depth, n->se_weight, n->cfs_weight,
 					   n->load_avg, shadow_fp_round(n->shadow_fp),

@@ -103,28 +103,6 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(shadow_cpus);
 
-/*
- * Resolve a cgroup id to its path at read time (process context).  Returns
- * false for a cgroup that is gone or going, so a removed cgroup is never
- * shown.  Autogroups (CONFIG_SCHED_AUTOGROUP) have no cgroup: id 0.
- */
-static bool shadow_cgid_path(u64 cgid, char *buf, size_t len)
-{
-	struct cgroup *cgrp;
-	bool ok;
-
-	if (!cgid) {
-		strscpy(buf, "(autogroup)", len);
-		return true;
-	}
-	cgrp = cgroup_get_from_id(cgid);
-	if (IS_ERR_OR_NULL(cgrp))
-		return false;
-	ok = !css_is_dying(&cgrp->self) && cgroup_path(cgrp, buf, len) > 0;
-	cgroup_put(cgrp);
-	return ok;
-}
-
 static int shadow_groups_show(struct seq_file *m, void *v)
 {
 	struct shadow_snap *snap;

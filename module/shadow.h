@@ -110,4 +110,7 @@ void shadow_debugfs_exit(void);
 
 extern unsigned int shadow_checks_passed;
 
+/* cgpath.c: the path of the cgroup with id @cgid; false if it is gone or going. */
+bool shadow_cgid_path(u64 cgid, char *buf, size_t len);
+
 #endif
