@@ -6,14 +6,17 @@
 #   2. unpack them into $CACHE/<KERNEL>/root/ and point the headers'
 #      Makefile at the unpacked -common tree,
 #   3. extract vmlinux (ELF with the .BTF section) from the bzImage,
-#   4. write $CACHE/<KERNEL>.env with VM_RELEASE VM_KDIR VM_BTF VM_VMLINUZ.
+#   4. for a suite other than the host's, prepare a chroot with that suite's
+#      toolchain (toolchain.sh: the compiler its headers depend on),
+#   5. write $CACHE/<KERNEL>.env with VM_RELEASE VM_KDIR VM_BTF VM_VMLINUZ
+#      VM_CHROOT (empty: build with the host's toolchain).
 #
 # usage: kernel.sh [KERNEL]      KERNEL = bookworm (default) | bullseye | trixie
 #
 # bookworm uses the host's apt configuration (this is a Debian 12 host).
 # bullseye and trixie use a private apt state under $CACHE/apt/<KERNEL>/
 # (its own sources.list and package lists, nothing installed); that path
-# is written but has not been exercised yet.
+# is exercised by `make test-matrix`.
 set -euo pipefail
 
 KERNEL=${1:-${KERNEL:-bookworm}}
@@ -141,7 +144,21 @@ if [ ! -s "$VMLINUX" ] || [ "$VMLINUZ" -nt "$VMLINUX" ]; then
 	mv "$VMLINUX.tmp" "$VMLINUX"
 fi
 
-# 4. the environment file the make targets read.
+# 4. the toolchain: the host's for the host's own suite, else a chroot of
+# the kernel's suite (the headers pin their compiler, e.g. gcc-10 for 5.10,
+# gcc-14 for 6.12, and trixie's kbuild binaries need its glibc).
+host_suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+CHROOT=
+if [ "$KERNEL" != "$host_suite" ]; then
+	CHROOT=$CACHE/toolchain/$KERNEL
+	hdr_deb=$(ls -t "$PKGS/${hdr_pkg}_"*.deb | head -n1)
+	kb_deb=$(ls -t "$PKGS"/linux-kbuild-*.deb | while read -r f; do
+		for p in $extra; do case $(basename "$f") in "${p}_"*) echo "$f";; esac; done; done | head -n1)
+	[ -n "$kb_deb" ] || die "no linux-kbuild package among: $extra"
+	"$(dirname "$0")/toolchain.sh" "$KERNEL" "$CHROOT" "$hdr_deb" "$kb_deb"
+fi
+
+# 5. the environment file the make targets read.
 cat > "$ENV_OUT.tmp" <<ENV
 # written by tests/vm/kernel.sh $KERNEL
 VM_KERNEL=$KERNEL
@@ -149,6 +166,7 @@ VM_RELEASE=$release
 VM_KDIR=$KDIR
 VM_BTF=$VMLINUX
 VM_VMLINUZ=$VMLINUZ
+VM_CHROOT=$CHROOT
 ENV
 mv "$ENV_OUT.tmp" "$ENV_OUT"
 log "wrote $ENV_OUT"

@@ -5,7 +5,9 @@
 # scripts and whatever other fragments list in VM_EXTRA_FILES.
 #
 #   make vm-kernel [KERNEL=bookworm]   fetch/unpack the kernel into $(CACHE)
-#   make test-vm [VM_SCENARIOS=glob,glob] [VM_ACCEL=tcg,thread=single]
+#   make test-vm [KERNEL=bookworm|bullseye|trixie] [VM_SCENARIOS=glob,glob]
+#                [VM_ACCEL=tcg,thread=single]
+#   make test-matrix                   the VM suite on every kernel in MATRIX
 #   make demo                          root vs nested cgroup, side by side
 #
 # Other fragments add files to the guest with
@@ -16,24 +18,28 @@
 # VM_KO=path boots a prebuilt module instead of building one (development).
 
 KERNEL            ?= bookworm
+MATRIX            ?= bullseye bookworm trixie
 VM_ENV            := $(CACHE)/$(KERNEL).env
+# the default kernel keeps the historical paths; others get their own
+VM_SUFFIX         := $(if $(filter bookworm,$(KERNEL)),,-$(KERNEL))
 VM_ACCEL          ?= tcg
 VM_TIMEOUT        ?= 900
 VM_SCENARIOS      ?=
 VM_EXTRA_FILES    ?=
 VM_EXTRA_TARGETS  ?=
 VM_KO             ?=
-VM_DIR            := $(BUILD)/vm
-VM_OUT            := $(BUILD)/vm-out
+VM_DIR            := $(BUILD)/vm$(VM_SUFFIX)
+VM_OUT            := $(BUILD)/vm-out$(VM_SUFFIX)
+VM_SUMMARY        ?= $(BUILD)/results/vm$(VM_SUFFIX).summary
 VM_INITRD         := $(VM_DIR)/initramfs.cpio
-VM_FOREIGN        := $(BUILD)/foreign
+VM_FOREIGN        := $(BUILD)/foreign$(VM_SUFFIX)
 VM_FOREIGN_BTF    ?= /sys/kernel/btf/vmlinux
 VM_PROGS          := burn rtspin wr catn modload
 VM_PROG_BINS      := $(addprefix $(BUILD)/progs/,$(VM_PROGS))
 
 export VM_ACCEL VM_TIMEOUT VM_SCENARIOS
 
-.PHONY: vm-kernel vm-module vm-foreign vm-progs vm-initramfs test-vm demo
+.PHONY: vm-kernel vm-module vm-foreign vm-progs vm-initramfs test-vm test-matrix demo
 
 $(BUILD)/progs/%: tests/progs/%.c tests/progs/progs.h
 	@mkdir -p $(dir $@)
@@ -44,13 +50,17 @@ vm-progs: $(VM_PROG_BINS)
 vm-kernel:
 	@CACHE=$(CACHE) tests/vm/kernel.sh $(KERNEL)
 
-# The module for the VM kernel (kept in $(VM_DIR) so that a later host
-# build in module/ does not change what the VM boots).
-vm-module: vm-kernel
+# The module for the VM kernel, built out of tree in $(VM_DIR)/kmod by
+# tests/vm/build-module.sh (in the kernel's own suite's toolchain chroot
+# when that is not the host's suite), so a host build in module/ or a
+# build for another kernel never changes what the VM boots.
+vm-module: vm-kernel $(BTFGEN)
 	@mkdir -p $(VM_DIR)
 ifeq ($(VM_KO),)
-	@. $(VM_ENV) && $(MAKE) --no-print-directory module KDIR=$$VM_KDIR BTF=$$VM_BTF BTF_RELEASE=$$VM_RELEASE
-	cp module/sched_shadow.ko $(VM_DIR)/sched_shadow.ko
+	@BTFGEN=$(BTFGEN) TOP=$(TOP) tests/vm/build-module.sh $(VM_ENV) $(VM_DIR)/kmod > $(VM_DIR)/kmod.log 2>&1 || \
+	  { echo "vm-module: build for $(KERNEL) failed (see $(VM_DIR)/kmod.log):"; tail -n 15 $(VM_DIR)/kmod.log; exit 1; }
+	@tail -n 1 $(VM_DIR)/kmod.log
+	cp $(VM_DIR)/kmod/sched_shadow.ko $(VM_DIR)/sched_shadow.ko
 else
 	cp $(VM_KO) $(VM_DIR)/sched_shadow.ko
 endif
@@ -61,16 +71,10 @@ endif
 # guest scenario (which then fails) instead of stopping the suite.
 vm-foreign: vm-kernel $(BTFGEN)
 	@rm -rf $(VM_FOREIGN) && mkdir -p $(VM_FOREIGN)/out
-	@set -o pipefail; . $(VM_ENV); log=$(VM_FOREIGN)/build.log; { \
+	@log=$(VM_FOREIGN)/build.log; { \
 	  test -r $(VM_FOREIGN_BTF) || { echo "no BTF at $(VM_FOREIGN_BTF) to build a foreign module from"; exit 1; }; \
-	  cp Kbuild $(VM_FOREIGN)/ && \
-	  tar -C $(TOP) --exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
-	      --exclude='.*.cmd' --exclude='generated' --exclude='modules.order' -cf - module | tar -C $(VM_FOREIGN) -xf - && \
-	  mkdir -p $(VM_FOREIGN)/module/generated && \
-	  $(BTFGEN) --btf $(VM_FOREIGN_BTF) --manifest module/kstruct.fields \
-	      -o $(VM_FOREIGN)/module/generated/kstruct_gen.h && \
-	  $(MAKE) -C $$VM_KDIR M=$(VM_FOREIGN) SHADOW_BTF_CHECK=load modules && \
-	  cp $(VM_FOREIGN)/module/sched_shadow.ko $(VM_FOREIGN)/out/; \
+	  BTFGEN=$(BTFGEN) TOP=$(TOP) tests/vm/build-module.sh $(VM_ENV) $(VM_FOREIGN) $(VM_FOREIGN_BTF) load && \
+	  cp $(VM_FOREIGN)/sched_shadow.ko $(VM_FOREIGN)/out/; \
 	} > $$log 2>&1 || { echo "vm-foreign: build failed (see $$log):"; tail -n 5 $$log; \
 	  { echo "foreign module build failed:"; tail -n 5 $$log; } > $(VM_FOREIGN)/out/BUILD_FAILED; }
 
@@ -80,11 +84,24 @@ vm-initramfs: vm-module vm-foreign vm-progs $(VM_EXTRA_TARGETS)
 
 # "0 passed, 1 failed" stays in the summary unless the run completes,
 # so a build failure, a dead or a hung VM all count as failures.
-test-vm:
-	@mkdir -p $(BUILD)/results && echo "0 passed, 1 failed" > $(BUILD)/results/vm.summary
+test-vm: $(BUILD)/sched-shadow
+	@mkdir -p $(dir $(VM_SUMMARY)) && echo "0 passed, 1 failed" > $(VM_SUMMARY)
 	@$(MAKE) --no-print-directory vm-initramfs
-	@. $(VM_ENV) && SUMMARY=$(BUILD)/results/vm.summary EXPORT_DIR=$(VM_OUT) \
+	@. $(VM_ENV) && SUMMARY=$(VM_SUMMARY) EXPORT_DIR=$(VM_OUT) \
 		tests/vm/run-vm.sh test $$VM_VMLINUZ $(VM_INITRD) $(VM_DIR)
+
+# Every VM scenario on every kernel of MATRIX, one after the other (each
+# kernel's failures are counted, none stops the others); the closing line
+# adds them up like `make test` does.
+test-matrix: deps
+	@mkdir -p $(BUILD)/results/matrix && rm -f $(BUILD)/results/matrix/*.summary
+	@start=$$(date +%s); for k in $(MATRIX); do \
+	  echo "# ---- test-matrix: KERNEL=$$k ----"; t0=$$(date +%s); \
+	  $(MAKE) --no-print-directory test-vm KERNEL=$$k STRESS_IN_MAKE_TEST=0 \
+	    VM_SUMMARY=$(BUILD)/results/matrix/$$k.summary; \
+	  echo "# test-matrix: KERNEL=$$k: $$(cat $(BUILD)/results/matrix/$$k.summary) in $$(( $$(date +%s) - t0 )) s"; \
+	done; echo "# test-matrix: $$(( $$(date +%s) - start )) s"; \
+	SUITES="$(MATRIX)" tests/summarize.sh $(BUILD)/results/matrix
 
 # The demo keeps its logs, exports, report and plots in build/demo/
 # (tests/vm/demo.sh in the guest, tests/vm/demo-report.py on the host).
