@@ -96,6 +96,22 @@ static __always_inline struct task_group *ks_cfs_rq_tg(const struct cfs_rq *cfs)
 	return READ_ONCE(*KS_ADDR(struct task_group *const, cfs, cfs_rq, tg));
 }
 
+/*
+ * --- struct sched_entity (public, but sched_delayed only exists on 6.12+:
+ * whether it does is decided by the BTF, not by a version number) ---
+ * A delayed entity went to sleep but stays queued until its lag is spent
+ * (EEVDF's DELAY_DEQUEUE): it is counted in the cfs_rq's h_nr_running
+ * (h_nr_queued) yet it is not runnable.
+ */
+static __always_inline bool ks_se_delayed(const struct sched_entity *se)
+{
+#if HAS_KS_sched_entity__sched_delayed
+	return READ_ONCE(*KS_ADDR(const unsigned char, se, sched_entity, sched_delayed));
+#else
+	return false;
+#endif
+}
+
 /* --- struct task_group --- */
 static __always_inline struct cgroup_subsys_state *ks_tg_css(const struct task_group *tg)
 {
@@ -179,6 +195,12 @@ static __always_inline unsigned long ks_sgc_capacity(const struct sched_group_ca
 	return READ_ONCE(*KS_ADDR(const unsigned long, sgc, sched_group_capacity, capacity));
 }
 
+#if HAS_KS_sched_entity__sched_delayed
+#define KS_SE_DELAYED_SIZE_OK (KS_sched_entity__sched_delayed_SIZE == 1)
+#else
+#define KS_SE_DELAYED_SIZE_OK 1
+#endif
+
 /*
  * Every assumption the accessors make about the layout, as
  * X(condition, description).  Evaluated by static_assert at build time
@@ -239,7 +261,8 @@ static __always_inline unsigned long ks_sgc_capacity(const struct sched_group_ca
 	  "sched_group.group_weight size")					\
 	X(KS_sched_group__sgc_SIZE == sizeof(void *), "sched_group.sgc size")	\
 	X(KS_sched_group_capacity__capacity_SIZE == sizeof(unsigned long),	\
-	  "sched_group_capacity.capacity size")
+	  "sched_group_capacity.capacity size")					\
+	X(KS_SE_DELAYED_SIZE_OK, "sched_entity.sched_delayed size")
 
 /* Returns NULL when every check holds, else the description of the first failure. */
 const char *kstruct_check_layout(void);

@@ -29,6 +29,8 @@
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/sched/prio.h>
+#include <linux/sched/rt.h>
+#include <linux/sched/deadline.h>
 #include <trace/events/sched.h>
 
 #include "kstruct.h"
@@ -119,7 +121,7 @@ static enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 	struct task_struct *running = ks_rq_curr(rq);
 	struct shadow_frame *fr = sc->frames;
 	unsigned int budget = READ_ONCE(shadow_walk_budget), visited = 0;
-	u32 nr_nodes = 0, movable = 0;
+	u32 nr_nodes = 0, movable = 0, delayed = 0, runnable;
 	int d = 0;
 
 	shadow_frame_init(sc, &fr[0], ks_rq_cfs(rq), NULL, 0, &nr_nodes);
@@ -136,8 +138,13 @@ static enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 			if (!se->my_q) {
 				struct task_struct *p = container_of(se, struct task_struct, se);
 
-				f->task_load += READ_ONCE(se->avg.load_avg);
 				f->nr_tasks++;
+				/* asleep, only still queued (6.12+ delayed dequeue) */
+				if (ks_se_delayed(se)) {
+					delayed++;
+					continue;
+				}
+				f->task_load += READ_ONCE(se->avg.load_avg);
 				if (p != running && p->nr_cpus_allowed > 1)
 					movable++;
 				continue;
@@ -188,13 +195,22 @@ static enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 	 * at the end of its dequeue, before schedule() picks the next one),
 	 * the CPU is about to run one of the queued tasks: that one is not
 	 * waiting behind anyone, only the ones after it are work to give.
+	 * With delayed dequeue (6.12+) a task going to sleep stays on_rq with
+	 * its entity marked delayed, and when the delayed entity is finally
+	 * dequeued the task is still on_rq (it is blocked only afterwards):
+	 * a CFS task whose entity is delayed or no longer queued is leaving
+	 * all the same.  (An RT or DL task never has its entity queued: it
+	 * really holds the CPU, and the queued CFS tasks really wait.)
 	 */
-	if ((is_idle_task(running) || !READ_ONCE(running->on_rq)) &&
-	    movable && movable >= fr[0].h_tasks)
-		movable = fr[0].h_tasks - 1;
+	runnable = fr[0].h_tasks - delayed;
+	if ((is_idle_task(running) || !READ_ONCE(running->on_rq) ||
+	     ks_se_delayed(&running->se) ||
+	     (!rt_task(running) && !dl_task(running) && !READ_ONCE(running->se.on_rq))) &&
+	    movable && movable >= runnable)
+		movable = runnable - 1;
 	out->shadow_fp = fr[0].acc_fp;
 	out->shadow_avg_fp = fr[0].acc_avg_fp;
-	out->h_nr_running = fr[0].h_tasks;
+	out->h_nr_running = runnable;
 	out->movable = movable;
 	out->nr_nodes = nr_nodes;
 	out->truncated = nr_nodes == SHADOW_MAX_NODES && visited > nr_nodes;

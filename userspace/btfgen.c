@@ -21,7 +21,7 @@
 #include <bpf/btf.h>
 
 #define SYSFS_BTF "/sys/kernel/btf/vmlinux"
-#define MAX_WORDS 8
+#define MAX_WORDS 32
 
 struct field_hit {
 	long long bit_off;
@@ -210,24 +210,39 @@ static void emit_funcs(FILE *out, const struct btf *btf, char **w, int nw)
 }
 
 /*
- * "%typedef": the number of parameters of the function-pointer typedef
- * (e.g. btf_trace_sched_switch, which BTF keeps for every tracepoint), so a
- * probe can be declared with exactly the arguments the kernel passes.
+ * "%btf_trace_<tp>": the number of parameters of tracepoint <tp>'s probe
+ * prototype (void *data first), so a probe can be declared with exactly the
+ * arguments the kernel passes.  The evidence is the btf_trace_<tp> typedef
+ * BTF keeps for every tracepoint on 5.12+ kernels, or else the
+ * __traceiter_<tp> function (5.10+; 5.10's BTF has no typedef for bare
+ * tracepoints such as pelt_cfs_tp).  Returns that number, 0 if the BTF shows
+ * no such tracepoint.
  */
-static void emit_nargs(FILE *out, const struct btf *btf, const char *name)
+static int tp_nargs(const struct btf *btf, const char *name)
 {
+	const char *tp = strncmp(name, "btf_trace_", 10) ? name : name + 10;
 	int id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
 	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	char iter[160];
 
 	if (t)
 		t = btf__type_by_id(btf, t->type);
 	if (t && btf_is_ptr(t))
 		t = btf__type_by_id(btf, t->type);
 	if (!t || !btf_is_func_proto(t)) {
-		fprintf(out, "#define KS_NARGS_%s 0\n\n", name);
-		return;
+		snprintf(iter, sizeof(iter), "__traceiter_%s", tp);
+		id = btf__find_by_name_kind(btf, iter, BTF_KIND_FUNC);
+		t = id > 0 ? btf__type_by_id(btf, btf__type_by_id(btf, id)->type) : NULL;
 	}
-	fprintf(out, "#define KS_NARGS_%s %d\n\n", name, btf_vlen(t));
+	return t && btf_is_func_proto(t) ? btf_vlen(t) : 0;
+}
+
+static int emit_nargs(FILE *out, const struct btf *btf, const char *name)
+{
+	int n = tp_nargs(btf, name);
+
+	fprintf(out, "#define KS_NARGS_%s %d\n\n", name, n);
+	return n;
 }
 
 static void usage(int code)
@@ -313,7 +328,21 @@ int main(int argc, char **argv)
 		if (!nw)
 			continue;
 		if (w[0][0] == '%') {
-			emit_nargs(out, btf, w[0] + 1);
+			/* "%!typedef why..." : a tracepoint the module cannot do without */
+			int required = w[0][1] == '!';
+			const char *td = w[0] + 1 + required;
+
+			if (!emit_nargs(out, btf, td) && required) {
+				const char *tp = strncmp(td, "btf_trace_", 10) ? td : td + 10;
+
+				fprintf(stderr, "%s: BTF %s (%s) lacks tracepoint %s (neither "
+					"btf_trace_%s nor __traceiter_%s):", prog, btf_path,
+					release, tp, tp, tp);
+				for (k = 1; k < nw; k++)
+					fprintf(stderr, " %s", w[k]);
+				fprintf(stderr, " (%s:%d)\n", manifest, lineno);
+				errors++;
+			}
 			continue;
 		}
 		if (nw < 2)
@@ -372,7 +401,7 @@ int main(int argc, char **argv)
 	btf__free(btf);
 	if (errors) {
 		remove(outp);
-		die("%d required field(s) missing: this kernel is not supported", errors);
+		die("%d required field(s) or tracepoint(s) missing: this kernel is not supported", errors);
 	}
 	return 0;
 }

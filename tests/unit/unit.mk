@@ -10,7 +10,13 @@ UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
 
 $(BUILD)/unit/%: tests/unit/%.c $(wildcard module/core/*.[ch]) $(wildcard userspace/*.[ch]) $(wildcard userspace/cli/*.[ch]) tests/unit/tap.h
 	@mkdir -p $(dir $@)
-	$(CC) $(UNIT_CFLAGS) -o $@ $< -lm
+	$(CC) $(UNIT_CFLAGS) -o $@ $< -lm $(UNIT_LIBS)
+
+# btfgen's test runs the real generator on synthetic BTF written with libbpf
+$(BUILD)/unit/test_btfgen: $(BTFGEN)
+$(BUILD)/unit/test_btfgen: UNIT_LIBS = -lbpf
+$(BUILD)/unit/test_btfgen: UNIT_CFLAGS = -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+	-Itests/unit -DBTFGEN_PATH='"$(BTFGEN)"'
 
 test-unit: $(UNIT_BINS)
 	@mkdir -p $(BUILD)/results
