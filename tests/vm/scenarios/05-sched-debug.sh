@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Scenario 5: the module's per-CPU load_avg agrees with the kernel's own
-# dump (/sys/kernel/debug/sched/debug, section "cfs_rq[N]:/", .load_avg)
+# dump (/sys/kernel/debug/sched/debug since 5.13, /proc/sched_debug before;
+# section "cfs_rq[N]:/", .load_avg)
 # within 5%.  Each CPU runs one pinned hog in its own top-level cgroup with
 # its own cpu.weight, so the root load_avg differs per CPU (about
 # 1024*weight/100) and a module reading the wrong CPU or field cannot pass
@@ -12,8 +13,9 @@
 # timeout: 90
 need_module "sched/debug: module loaded" || return 0
 SD=/sys/kernel/debug/sched/debug
+[ -r "$SD" ] || SD=/proc/sched_debug
 if [ ! -r "$SD" ]; then
-	not_ok "sched/debug: $SD readable" "needs CONFIG_SCHED_DEBUG"
+	not_ok "sched/debug: /sys/kernel/debug/sched/debug or /proc/sched_debug readable" "needs CONFIG_SCHED_DEBUG"
 	return 0
 fi
 n=$(ncpus)
