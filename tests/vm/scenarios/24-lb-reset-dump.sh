@@ -59,10 +59,12 @@ ca=$(( $(judged /tmp/l24.after calls) + $(lbv /tmp/l24.after all busy actual cal
 diag "before reset: all calls $cb, sum of every cell $tb; right after: all calls $ca, sum of every cell $ta"
 diag "lb right after the reset:"
 diag "$(cat /tmp/l24.after)"
-if [ "$cb" -gt 0 ] && [ "$ca" -le 20 ] && [ $((ca * 20)) -le "$cb" ]; then
+# only a ratio: how many calls land between the reset and the read depends
+# on how fast the emulated guest runs (23 seen with the host loaded)
+if [ "$cb" -gt 0 ] && [ $((ca * 20)) -le "$cb" ]; then
 	ok "lb reset: lb counters back to ~0 ($cb calls -> $ca)"
 else
-	not_ok "lb reset: lb counters back to ~0" "calls $cb -> $ca (allowed: <= 20 and <= 5% of before)"
+	not_ok "lb reset: lb counters back to ~0" "calls $cb -> $ca (allowed: <= 5% of before)"
 fi
 n2=$(grep -c '^[0-9]* ' /tmp/l24.snap2)
 if [ "$n2" -eq 0 ]; then ok "lb reset: lb_snapshots empty after reset"; else not_ok "lb reset: lb_snapshots empty after reset" "$n2 lines"; head -n 3 /tmp/l24.snap2 | diag; fi
