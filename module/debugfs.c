@@ -46,6 +46,11 @@ static int shadow_info_show(struct seq_file *m, void *v)
 	}
 	seq_puts(m, "feature.shadow active\n");
 	seq_puts(m, "feature.trace_events active\n");
+	/* what differs between kernels, as the BTF described it at build time */
+	seq_printf(m, "btf.cfs_rq.h_nr_running %s\n", KS_cfs_rq__h_nr_running_NAME);
+	seq_printf(m, "btf.sched_entity.sched_delayed %s\n",
+		   HAS_KS_sched_entity__sched_delayed ? "present" : "absent");
+	seq_printf(m, "btf.sched_switch.args %d\n", KS_NARGS_btf_trace_sched_switch);
 	shadow_audit_info(m);
 	return 0;
 }

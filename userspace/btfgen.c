@@ -389,9 +389,10 @@ int main(int argc, char **argv)
 		if (hit.bitfield || hit.bit_off % 8)
 			die("%s.%s is a bitfield in %s: not supported", sname, w[found], btf_path);
 		fprintf(out, "/* %s %s.%s%s */\n#define HAS_KS_%s 1\n#define KS_%s_OFF %lld\n"
-			"#define KS_%s_SIZE %lld\n\n", pub ? "public" : "private", sname,
+			"#define KS_%s_SIZE %lld\n#define KS_%s_NAME \"%s\"\n\n",
+			pub ? "public" : "private", sname,
 			w[found], found > 1 ? " (renamed)" : "", mname, mname, hit.bit_off / 8,
-			mname, hit.size);
+			mname, hit.size, mname, w[found]);
 		nfields++;
 	}
 	fclose(mf);
