@@ -45,7 +45,12 @@ DKMS_FILES      := VERSION dkms.conf Kbuild Makefile install.mk \
 .PHONY: install uninstall install-module uninstall-module install-cli uninstall-cli \
 	module-kver dkms-src test-install
 
-install: install-module install-cli
+# One after the other even under -j: a module that cannot be built for
+# KVER installs nothing at all.
+install:
+	@$(MAKE) --no-print-directory install-module
+	@$(MAKE) --no-print-directory install-cli
+
 uninstall: uninstall-module uninstall-cli
 
 module-kver: $(BTFGEN)
