@@ -63,7 +63,7 @@ vm-foreign: vm-kernel $(BTFGEN)
 	@rm -rf $(VM_FOREIGN) && mkdir -p $(VM_FOREIGN)/out
 	@set -o pipefail; . $(VM_ENV); log=$(VM_FOREIGN)/build.log; { \
 	  test -r $(VM_FOREIGN_BTF) || { echo "no BTF at $(VM_FOREIGN_BTF) to build a foreign module from"; exit 1; }; \
-	  cp Kbuild $(VM_FOREIGN)/ && \
+	  cp Kbuild VERSION $(VM_FOREIGN)/ && \
 	  tar -C $(TOP) --exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 	      --exclude='.*.cmd' --exclude='generated' --exclude='modules.order' -cf - module | tar -C $(VM_FOREIGN) -xf - && \
 	  mkdir -p $(VM_FOREIGN)/module/generated && \
