@@ -29,6 +29,9 @@ $(BUILD)/cli/%.o: $(CLI_DIR)/%.c $(CLI_BPF_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CLI_CFLAGS) -c -o $@ $<
 
+# the version comes in as -DCLI_VERSION from the VERSION file
+$(BUILD)/cli/main.o: VERSION
+
 $(BUILD)/sched-shadow: $(CLI_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(CLI_LDLIBS)
 
