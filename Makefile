@@ -5,7 +5,8 @@
 # owns a fragment included below, so this file only wires them together.
 #
 #   make                 module (for KDIR/BTF) and user-space tools
-#   make test            install dependencies, run unit, bpf and vm suites
+#   make test            install dependencies, run unit, bpf, install and vm suites
+#   make install         module for KVER (default: running kernel), CLI, man page, docs (install.mk)
 #   make demo            boot the VM, run the workload in root and nested cgroups
 #
 # Building for a kernel other than the running one:
@@ -15,6 +16,8 @@ SHELL       := /bin/bash
 TOP         := $(CURDIR)
 BUILD       := $(TOP)/build
 CACHE       ?= /var/cache/sched_shadow
+# one version for the module, the CLI and DKMS (module/Kbuild and dkms.conf read it too)
+VERSION     := $(strip $(file < $(TOP)/VERSION))
 KDIR        ?= /lib/modules/$(shell uname -r)/build
 BTF         ?= /sys/kernel/btf/vmlinux
 BTF_RELEASE ?=
@@ -27,7 +30,7 @@ CFLAGS      ?= -O2 -g -Wall -Wextra
 
 export CACHE
 
-.PHONY: all module tools clean test test-unit test-bpf test-vm demo deps
+.PHONY: all module tools clean test test-unit test-bpf test-vm test-install demo deps
 all: tools module
 
 include userspace/btfgen.mk
@@ -37,6 +40,7 @@ include tests/unit/unit.mk
 -include tests/vm/vm.mk
 -include tests/bench/bench.mk
 -include tests/vm/stress.mk
+-include install.mk
 
 GEN_HDR := module/generated/kstruct_gen.h
 
@@ -60,6 +64,7 @@ test: deps
 	@rm -f $(BUILD)/results/*.summary
 	-@$(MAKE) --no-print-directory test-unit
 	-@$(MAKE) --no-print-directory test-bpf
+	-@$(MAKE) --no-print-directory test-install
 	-@$(MAKE) --no-print-directory test-vm
 	@tests/summarize.sh $(BUILD)/results
 

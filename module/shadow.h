@@ -12,7 +12,9 @@
 #include <linux/jump_label.h>
 #include "core/shadow_math.h"
 
-#define SHADOW_VERSION		"0.1.0"
+#ifndef SHADOW_VERSION		/* from the top-level VERSION file (module/Kbuild) */
+#error "SHADOW_VERSION is not defined: build through module/Kbuild"
+#endif
 #define SHADOW_MAX_NODES	64	/* cfs_rqs recorded per CPU for `groups` */
 #define SHADOW_MAX_DEPTH	16	/* cgroup nesting the walk follows */
 #define SHADOW_PATH_LEN		128	/* trace event path field */

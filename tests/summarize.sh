@@ -5,7 +5,7 @@
 # A suite that left no summary (crashed, VM died) counts as one failure.
 set -u
 dir=${1:?usage: summarize.sh RESULTS_DIR}
-suites=${SUITES:-"unit bpf vm"}
+suites=${SUITES:-"unit bpf install vm"}
 pass=0 fail=0
 for s in $suites; do
 	f="$dir/$s.summary"

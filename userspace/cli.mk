@@ -11,7 +11,7 @@ CLI_DIR     := userspace/cli
 CLI_SRCS     = $(wildcard $(CLI_DIR)/*.c)
 CLI_OBJS     = $(patsubst $(CLI_DIR)/%.c,$(BUILD)/cli/%.o,$(CLI_SRCS))
 CLI_CFLAGS   = $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -Iuserspace -Ibpf -I$(BUILD)/bpf \
-	       $(CLI_EXTRA_CFLAGS) -MMD -MP
+	       -DCLI_VERSION='"$(VERSION)"' $(CLI_EXTRA_CFLAGS) -MMD -MP
 CLI_LDLIBS   = $(CLI_EXTRA_LDLIBS) -lbpf -lelf -lz -lm
 # libbpf's static dependencies as pkg-config reports them (-lbpf -lelf -lz on
 # Debian 12); libelf.a may want libzstd on newer distributions.
@@ -28,6 +28,9 @@ VM_EXTRA_FILES   += $(BUILD)/sched-shadow-static:/bin/sched-shadow
 $(BUILD)/cli/%.o: $(CLI_DIR)/%.c $(CLI_BPF_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CLI_CFLAGS) -c -o $@ $<
+
+# the version comes in as -DCLI_VERSION from the VERSION file
+$(BUILD)/cli/main.o: VERSION
 
 $(BUILD)/sched-shadow: $(CLI_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(CLI_LDLIBS)

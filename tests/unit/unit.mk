@@ -6,7 +6,8 @@
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
 UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
-	-Itests/unit/shim -Itests/unit -Imodule/core -Iuserspace -Ibpf
+	-Itests/unit/shim -Itests/unit -Imodule/core -Iuserspace -Ibpf \
+	-DCLI_VERSION='"$(VERSION)"'
 
 $(BUILD)/unit/%: tests/unit/%.c $(wildcard module/core/*.[ch]) $(wildcard userspace/*.[ch]) $(wildcard userspace/cli/*.[ch]) tests/unit/tap.h
 	@mkdir -p $(dir $@)

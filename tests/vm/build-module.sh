@@ -33,7 +33,7 @@ die() { echo "build-module: $*" >&2; exit 1; }
 SRC=$OUT/src
 rm -rf "$SRC" "$OUT/sched_shadow.ko"
 mkdir -p "$SRC/module/generated"
-cp "$TOP/Kbuild" "$SRC/"
+cp "$TOP/Kbuild" "$TOP/VERSION" "$SRC/"
 tar -C "$TOP" --exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 	--exclude='.*.cmd' --exclude='generated' --exclude='modules.order' \
 	--exclude='Module.symvers' -cf - module | tar -C "$SRC" -xf -

@@ -5,7 +5,8 @@
 #      (apt-get download) into $CACHE/pkgs/,
 #   2. unpack them into $CACHE/<KERNEL>/root/ and point the headers'
 #      Makefile at the unpacked -common tree,
-#   3. extract vmlinux (ELF with the .BTF section) from the bzImage,
+#   3. extract vmlinux (ELF with the .BTF section) from the bzImage
+#      (scripts/extract-vmlinux.sh, shared with scripts/find-btf.sh),
 #   4. for a suite other than the host's, prepare a chroot with that suite's
 #      toolchain (toolchain.sh: the compiler its headers depend on),
 #   5. write $CACHE/<KERNEL>.env with VM_RELEASE VM_KDIR VM_BTF VM_VMLINUZ
@@ -111,37 +112,12 @@ inc=$(awk '$1 == "include" { print $2 }' "$KDIR/Makefile")
 for i in $inc; do [ -f "$i" ] || die "$KDIR/Makefile includes missing $i"; done
 [ -e "$KDIR/scripts/Makefile.build" ] || die "$KDIR/scripts does not resolve (linux-kbuild missing?)"
 
-# 3. vmlinux from the bzImage: find the first compressed payload and
-# decompress it (xz on Debian; zstd and gzip handled for other kernels).
+# 3. vmlinux from the bzImage (scripts/extract-vmlinux.sh: the first
+# compressed payload that decompresses to an ELF with .BTF).
 VMLINUX=$CACHE/$KERNEL/vmlinux
 if [ ! -s "$VMLINUX" ] || [ "$VMLINUZ" -nt "$VMLINUX" ]; then
 	log "extracting vmlinux from $(basename "$VMLINUZ")"
-	# first offset of each magic; try them in file order until one
-	# decompresses to an ELF with .BTF (a magic can occur by chance)
-	cands=$(for m in 'xz:\xfd7zXZ\x00' 'zstd:\x28\xb5\x2f\xfd' 'gzip:\x1f\x8b\x08'; do
-		o=$(LC_ALL=C grep -obUaP -m1 "${m#*:}" "$VMLINUZ" | head -n1 | cut -d: -f1 || true)
-		if [ -n "$o" ]; then echo "$o ${m%%:*}"; fi
-	done | sort -n)
-	[ -n "$cands" ] || die "no xz/zstd/gzip payload found in $VMLINUZ"
-	found=
-	while read -r off kind; do
-		case $kind in
-		xz)   dec=(xz -dc --single-stream) ;;
-		zstd) dec=(zstd -dcq) ;;
-		gzip) dec=(gzip -dc) ;;
-		esac
-		# zstd/gzip complain about data after the payload; the ELF and
-		# .BTF checks decide whether the output is usable
-		tail -c +$((off + 1)) "$VMLINUZ" | "${dec[@]}" > "$VMLINUX.tmp" 2>/dev/null || true
-		if [ "$(head -c 4 "$VMLINUX.tmp" | od -An -c | tr -d ' ')" = '177ELF' ] &&
-		   readelf -S --wide "$VMLINUX.tmp" 2>/dev/null | grep -q ' \.BTF '; then
-			found="$kind payload at offset $off"
-			break
-		fi
-	done <<< "$cands"
-	[ -n "$found" ] || { rm -f "$VMLINUX.tmp"; die "no payload of $VMLINUZ decompresses to an ELF vmlinux with .BTF (tried: $(echo $cands))"; }
-	log "vmlinux: $found"
-	mv "$VMLINUX.tmp" "$VMLINUX"
+	"$(dirname "$0")/../../scripts/extract-vmlinux.sh" "$VMLINUZ" "$VMLINUX" || die "cannot extract vmlinux from $VMLINUZ"
 fi
 
 # 4. the toolchain: the host's for the host's own suite, else a chroot of

@@ -23,7 +23,9 @@
 #include "cli/prom.h"
 
 #define CLI_NAME		"sched-shadow"
-#define CLI_VERSION		"0.1.0"
+#ifndef CLI_VERSION		/* from the top-level VERSION file (cli.mk) */
+#error "CLI_VERSION is not defined: build through the Makefile"
+#endif
 #define CLI_JSON_SCHEMA		"sched_shadow/v1"
 #define CLI_DEFAULT_DEBUGFS	"/sys/kernel/debug/sched_shadow"
 #define CLI_DEBUGFS_ENV		"SCHED_SHADOW_DEBUGFS"
