@@ -22,6 +22,7 @@ CONFIG_DESC = {
     "all": "loaded, everything on",
     "stats": "everything on + stats=1",
     "ftrace": "ftrace: sched_load_* events recorded",
+    "bpf": "not loaded; BPF pelt-count on the 3 tracepoints",
 }
 METRICS = [  # (workload, metric, label, higher_is_better)
     ("msg", "msgs_per_s", "msgbench msg/s", True),
@@ -93,6 +94,16 @@ def bench_table(path):
             if rs:
                 print("  %-8s %-16s min %.3f  max %.3f  [%s]" % (
                     c, label, min(rs), max(rs), " ".join("%.3f" % x for x in rs)))
+    print()
+    print("Round-to-round spread of the raw values ((max - min) / median over rounds):")
+    for c in configs:
+        parts = []
+        for w, m, label, _ in METRICS:
+            vals = list(data.get((c, w, m), {}).values())
+            if len(vals) > 1 and statistics.median(vals):
+                parts.append("%s %.1f%%" % (label, 100 * (max(vals) - min(vals)) / statistics.median(vals)))
+        if parts:
+            print("  %-8s %s" % (c, ";  ".join(parts)))
     # targets
     print()
     print("Targets:")
@@ -109,6 +120,16 @@ def bench_table(path):
             print("  vs ftrace: module throughput cost %.1f%% (within noise), ftrace %.1f%%" % (100 * ca, 100 * cf))
         else:
             print("  vs ftrace: module throughput cost %.1f%%, ftrace %.1f%%: %.1fx cheaper" % (100 * ca, 100 * cf, cf / ca))
+    b = ratios.get(("bpf", "msgs_per_s"), (None,))[0]
+    if a is not None and b is not None:
+        print("  vs BPF pelt-count: module throughput cost %.1f%%, BPF counting %.1f%%" % (100 * (1 - a), 100 * (1 - b)))
+    for pm in ("p99_us",):
+        vals = [(c, ratios.get((c, pm), (None,))[0]) for c in ("all", "ftrace", "bpf")]
+        print("  bench p99 ratios: " + ", ".join("%s %s" % (c, "%.3f" % v if v is not None else "-") for c, v in vals))
+    for hook in ("pelt_cfs_tp", "pelt_se_tp", "sched_update_nr_running_tp"):
+        bc = data.get(("bpf", "bpfcount", hook), {})
+        if bc:
+            print("  BPF %s calls per visit (median): %.0f" % (hook, statistics.median(bc.values())))
     ev = data.get(("ftrace", "trace", "events_written"), {})
     if ev:
         print("  ftrace events written per visit (median): %.0f" % statistics.median(ev.values()))
