@@ -461,6 +461,8 @@ int shadow_audit_init(const char *symbol)
 		err = register_kretprobe(&audit_krp);
 		if (!err) {
 			audit_registered = true;
+			if (!static_key_enabled(&shadow_enabled))
+				shadow_audit_arm(false);	/* loaded with enable=0 */
 			snprintf(audit_state, sizeof(audit_state), "active:%s", audit_funcs[i]);
 			return 0;
 		}
@@ -470,6 +472,25 @@ int shadow_audit_init(const char *symbol)
 		audit_krp.kp.symbol_name, err);
 	audit_free();
 	return 0;
+}
+
+/**
+ * shadow_audit_arm() - arm or disarm the kretprobe (debugfs `enable`)
+ * @on: false: the probe point is left, not even the trampoline runs
+ *
+ * perf (issue 6): with enable=0 the return handler returned at once, but
+ * every find_busiest_group() call still took the kprobe trap and the
+ * return trampoline.  The caller serializes calls (debugfs.c).
+ */
+void shadow_audit_arm(bool on)
+{
+	int err;
+
+	if (!audit_registered)
+		return;
+	err = on ? enable_kretprobe(&audit_krp) : disable_kretprobe(&audit_krp);
+	if (err)
+		pr_warn("cannot %s the load-balancer audit kretprobe (%d)\n", on ? "arm" : "disarm", err);
 }
 
 /** shadow_audit_exit() - detach (waits for running handlers) and free */

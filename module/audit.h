@@ -10,5 +10,6 @@ void shadow_audit_exit(void);
 void shadow_audit_info(struct seq_file *m);
 void shadow_audit_debugfs_init(struct dentry *dir);
 void shadow_audit_reset(void);
+void shadow_audit_arm(bool on);
 
 #endif

@@ -15,6 +15,7 @@
 #include <linux/utsname.h>
 #include <linux/cgroup.h>
 #include <linux/cpumask.h>
+#include <linux/mutex.h>
 
 #include "kstruct.h"
 #include "shadow.h"
@@ -207,15 +208,21 @@ static ssize_t shadow_enable_read(struct file *file, char __user *ubuf,
 static ssize_t shadow_enable_write(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)
 {
+	static DEFINE_MUTEX(lock);	/* key and kretprobe change together */
 	u64 v;
 	int err = shadow_debugfs_write_uint(ubuf, count, 1, &v);
 
 	if (err)
 		return err;
-	if (v)
+	mutex_lock(&lock);
+	if (v) {
+		shadow_audit_arm(true);
 		static_branch_enable(&shadow_enabled);
-	else
+	} else {
 		static_branch_disable(&shadow_enabled);
+		shadow_audit_arm(false);	/* perf (issue 6): no trap, no trampoline */
+	}
+	mutex_unlock(&lock);
 	return count;
 }
 

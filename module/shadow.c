@@ -28,6 +28,8 @@
 #include <linux/rbtree.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
+#include <linux/mutex.h>
 #include <linux/sched/prio.h>
 #include <linux/sched/rt.h>
 #include <linux/sched/deadline.h>
@@ -230,16 +232,14 @@ static struct shadow_cpu *shadow_cpu_of(struct rq *rq)
 	return shadow_cpus[cpu];
 }
 
-static void shadow_update(struct rq *rq)
+/* Walk and publish @rq's CPU; @sc is shadow_cpu_of(@rq), looked up once by the caller. */
+static void shadow_update(struct shadow_cpu *sc, struct rq *rq)
 {
-	struct shadow_cpu *sc = shadow_cpu_of(rq);
 	enum shadow_walk_result res;
 	struct shadow_scalars s;
 	unsigned int visited = 0;
 	u32 gen;
 
-	if (unlikely(!sc))
-		return;
 	if (atomic_cmpxchg_acquire(&sc->busy, 0, 1)) {
 		atomic_long_inc(&sc->contended);
 		return;
@@ -354,12 +354,15 @@ static noinline void shadow_trace_se(struct sched_entity *se)
 /* stats: shadow_stat_begin/end are static-key NOPs unless `stats` is on */
 static void shadow_probe_nr_running(void *data, struct rq *rq, int change)
 {
+	struct shadow_cpu *sc;
 	u64 t0;
 
 	if (!static_branch_likely(&shadow_enabled))
 		return;
 	t0 = shadow_stat_begin(SS_NR_RUNNING);
-	shadow_update(rq);
+	sc = shadow_cpu_of(rq);
+	if (likely(sc))
+		shadow_update(sc, rq);
 	shadow_stat_end(SS_NR_RUNNING, t0);
 }
 
@@ -387,11 +390,14 @@ static void shadow_probe_pelt_cfs(void *data, struct cfs_rq *cfs)
 		struct shadow_cpu *sc = shadow_cpu_of(rq);
 		u64 lut = READ_ONCE(ks_cfs_rq_avg(cfs)->last_update_time);
 
-		if (sc && lut - sc->pelt_pub_lut < READ_ONCE(shadow_pelt_refresh_ns))
+		if (unlikely(!sc))
+			goto out;
+		if (lut - sc->pelt_pub_lut < READ_ONCE(shadow_pelt_refresh_ns))
 			shadow_stat_pelt_skipped();
 		else
-			shadow_update(rq);
+			shadow_update(sc, rq);
 	}
+out:
 	shadow_stat_end(SS_PELT_CFS, t0);
 }
 
@@ -436,8 +442,12 @@ static void shadow_probe_switch(void *data, bool preempt, struct task_struct *pr
 	rq = ks_cfs_rq_rq(next->se.cfs_rq);
 	if (unlikely(!rq || ks_rq_curr(rq) != next))
 		goto out;
-	if (ks_cfs_rq_h_nr_running(ks_rq_cfs(rq)) || next->prio >= MAX_RT_PRIO)
-		shadow_update(rq);
+	if (ks_cfs_rq_h_nr_running(ks_rq_cfs(rq)) || next->prio >= MAX_RT_PRIO) {
+		struct shadow_cpu *sc = shadow_cpu_of(rq);
+
+		if (likely(sc))
+			shadow_update(sc, rq);
+	}
 out:
 	shadow_stat_end(SS_SWITCH, t0);
 }
@@ -459,6 +469,7 @@ struct shadow_hook {
 	void (*unreg)(void);
 	int err;		/* 0 active, >0 never tried, <0 register error */
 	bool optional;		/* a failure leaves it inactive instead of failing the load */
+	bool on_demand;		/* attached only while its trace event is on (pelt_se_tp) */
 };
 
 static int shadow_reg_nr_running(void)
@@ -506,22 +517,87 @@ static void shadow_unreg_switch(void)
 
 static struct shadow_hook shadow_hooks[] = {
 	{ "pelt_cfs_tp", shadow_reg_pelt_cfs, shadow_unreg_pelt_cfs, 1 },
-	{ "pelt_se_tp", shadow_reg_pelt_se, shadow_unreg_pelt_se, 1 },
+	{ "pelt_se_tp", shadow_reg_pelt_se, shadow_unreg_pelt_se, 1, false, true },
 	{ "sched_update_nr_running_tp", shadow_reg_nr_running, shadow_unreg_nr_running, 1 },
 	{ "sched_switch", shadow_reg_switch, shadow_unreg_switch, 1, true },
 };
+
+#define SHADOW_HOOK_PELT_SE	1
+
+/*
+ * perf (issue 6): pelt_se_tp on demand.  The sched_load_se event's
+ * reg/unreg callbacks (trace.h) run with the tracepoint core's mutex held,
+ * so they cannot attach a probe themselves: they record what is wanted and
+ * queue shadow_se_work, which attaches or detaches pelt_se_tp under
+ * shadow_se_lock.  `ready` is true between registration and exit only;
+ * exit clears it before it unregisters the other hooks (which takes the
+ * tracepoint mutex, so a callback that saw `ready` has queued its work by
+ * then) and then cancels the work.
+ */
+static bool shadow_se_want;	/* sched_load_se has a consumer */
+static bool shadow_se_ready;
+static bool shadow_se_attached;
+static DEFINE_MUTEX(shadow_se_lock);
+
+/* Attach or detach pelt_se_tp as sched_load_se wants (shadow_se_lock held). */
+static void shadow_se_sync(void)
+{
+	struct shadow_hook *h = &shadow_hooks[SHADOW_HOOK_PELT_SE];
+	bool want = READ_ONCE(shadow_se_want);
+	int err;
+
+	if (!shadow_se_ready || h->err)
+		return;
+	if (want && !shadow_se_attached) {
+		err = h->reg();
+		if (err)
+			pr_warn("cannot attach to tracepoint %s (%d): sched_load_se stays empty\n",
+				h->name, err);
+		else
+			shadow_se_attached = true;
+	} else if (!want && shadow_se_attached) {
+		h->unreg();
+		shadow_se_attached = false;
+	}
+}
+
+static void shadow_se_work_fn(struct work_struct *work)
+{
+	mutex_lock(&shadow_se_lock);
+	shadow_se_sync();
+	mutex_unlock(&shadow_se_lock);
+}
+static DECLARE_WORK(shadow_se_work, shadow_se_work_fn);
+
+int shadow_se_event_reg(void)
+{
+	WRITE_ONCE(shadow_se_want, true);
+	if (READ_ONCE(shadow_se_ready))
+		schedule_work(&shadow_se_work);
+	return 0;
+}
+
+void shadow_se_event_unreg(void)
+{
+	WRITE_ONCE(shadow_se_want, false);
+	if (READ_ONCE(shadow_se_ready))
+		schedule_work(&shadow_se_work);
+}
 
 int shadow_nr_hooks(void)
 {
 	return ARRAY_SIZE(shadow_hooks);
 }
 
-/* For `info`: "active", or "inactive:<reason>". */
+/* For `info`: "active", "standby:<why>" (on demand, not needed now) or "inactive:<reason>". */
 const char *shadow_hook_state(int i, const char **name)
 {
 	*name = shadow_hooks[i].name;
-	if (!shadow_hooks[i].err)
+	if (!shadow_hooks[i].err) {
+		if (shadow_hooks[i].on_demand && !READ_ONCE(shadow_se_attached))
+			return "standby:sched_load_se-off";
 		return "active";
+	}
 	return shadow_hooks[i].err > 0 ? "inactive:not-registered" : "inactive:register-failed";
 }
 
@@ -540,6 +616,8 @@ int shadow_probes_register(void)
 		/* missing_tp= simulates a kernel without this tracepoint (tests) */
 		if (shadow_missing_tp && !strcmp(shadow_missing_tp, shadow_hooks[i].name))
 			err = -ENOENT;
+		else if (shadow_hooks[i].on_demand)
+			err = 0;	/* attached by shadow_se_sync() when wanted */
 		else
 			err = shadow_hooks[i].reg();
 		shadow_hooks[i].err = err;
@@ -553,11 +631,15 @@ int shadow_probes_register(void)
 			goto out_unregister;
 		}
 	}
+	mutex_lock(&shadow_se_lock);
+	shadow_se_ready = true;
+	shadow_se_sync();	/* sched_load_se may have been enabled already */
+	mutex_unlock(&shadow_se_lock);
 	return 0;
 
 out_unregister:
 	while (--i >= 0) {
-		if (!shadow_hooks[i].err)
+		if (!shadow_hooks[i].err && !shadow_hooks[i].on_demand)
 			shadow_hooks[i].unreg();
 		shadow_hooks[i].err = 1;
 	}
@@ -570,12 +652,22 @@ void shadow_probes_unregister(void)
 {
 	int i;
 
+	mutex_lock(&shadow_se_lock);
+	WRITE_ONCE(shadow_se_ready, false);
+	if (shadow_se_attached) {
+		shadow_hooks[SHADOW_HOOK_PELT_SE].unreg();
+		shadow_se_attached = false;
+	}
+	mutex_unlock(&shadow_se_lock);
 	for (i = ARRAY_SIZE(shadow_hooks) - 1; i >= 0; i--) {
 		if (!shadow_hooks[i].err) {
-			shadow_hooks[i].unreg();
+			if (!shadow_hooks[i].on_demand)
+				shadow_hooks[i].unreg();
 			shadow_hooks[i].err = 1;
 		}
 	}
+	/* a reg/unreg callback that saw `ready` finished before the unreg above took the tracepoint mutex */
+	cancel_work_sync(&shadow_se_work);
 	tracepoint_synchronize_unregister();
 }
 

@@ -50,7 +50,17 @@ TRACE_EVENT(sched_load_cfs_rq,
 		  __entry->util, __entry->shadow, __entry->shadow_avg)
 );
 
-TRACE_EVENT(sched_load_se,
+/*
+ * perf (issue 6): pelt_se_tp fires for every entity's PELT update and feeds
+ * nothing but this event, so the module attaches to it only while this
+ * event has a consumer (ftrace, perf, a BPF program): the tracepoint core
+ * calls these when the event's first probe comes and its last one goes
+ * (shadow.c).
+ */
+int shadow_se_event_reg(void);
+void shadow_se_event_unreg(void);
+
+TRACE_EVENT_FN(sched_load_se,
 
 	TP_PROTO(int cpu, const char *path, const char *comm, int pid,
 		 unsigned long load, unsigned long rbl_load, unsigned long util,
@@ -82,7 +92,9 @@ TRACE_EVENT(sched_load_se,
 
 	TP_printk("cpu=%d path=%s comm=%s pid=%d load=%lu rbl_load=%lu util=%lu shadow=%llu",
 		  __entry->cpu, __entry->path, __entry->comm, __entry->pid,
-		  __entry->load, __entry->rbl_load, __entry->util, __entry->shadow)
+		  __entry->load, __entry->rbl_load, __entry->util, __entry->shadow),
+
+	shadow_se_event_reg, shadow_se_event_unreg
 );
 
 TRACE_EVENT(lb_verdict,

@@ -22,6 +22,7 @@ CONFIG_DESC = {
     "all": "loaded, everything on",
     "stats": "everything on + stats=1",
     "ftrace": "ftrace: sched_load_* events recorded",
+    "bpf": "not loaded; BPF pelt-count on the 3 tracepoints",
 }
 METRICS = [  # (workload, metric, label, higher_is_better)
     ("msg", "msgs_per_s", "msgbench msg/s", True),
@@ -93,6 +94,16 @@ def bench_table(path):
             if rs:
                 print("  %-8s %-16s min %.3f  max %.3f  [%s]" % (
                     c, label, min(rs), max(rs), " ".join("%.3f" % x for x in rs)))
+    print()
+    print("Round-to-round spread of the raw values ((max - min) / median over rounds):")
+    for c in configs:
+        parts = []
+        for w, m, label, _ in METRICS:
+            vals = list(data.get((c, w, m), {}).values())
+            if len(vals) > 1 and statistics.median(vals):
+                parts.append("%s %.1f%%" % (label, 100 * (max(vals) - min(vals)) / statistics.median(vals)))
+        if parts:
+            print("  %-8s %s" % (c, ";  ".join(parts)))
     # targets
     print()
     print("Targets:")
@@ -109,6 +120,16 @@ def bench_table(path):
             print("  vs ftrace: module throughput cost %.1f%% (within noise), ftrace %.1f%%" % (100 * ca, 100 * cf))
         else:
             print("  vs ftrace: module throughput cost %.1f%%, ftrace %.1f%%: %.1fx cheaper" % (100 * ca, 100 * cf, cf / ca))
+    b = ratios.get(("bpf", "msgs_per_s"), (None,))[0]
+    if a is not None and b is not None:
+        print("  vs BPF pelt-count: module throughput cost %.1f%%, BPF counting %.1f%%" % (100 * (1 - a), 100 * (1 - b)))
+    for pm in ("p99_us",):
+        vals = [(c, ratios.get((c, pm), (None,))[0]) for c in ("all", "ftrace", "bpf")]
+        print("  bench p99 ratios: " + ", ".join("%s %s" % (c, "%.3f" % v if v is not None else "-") for c, v in vals))
+    for hook in ("pelt_cfs_tp", "pelt_se_tp", "sched_update_nr_running_tp"):
+        bc = data.get(("bpf", "bpfcount", hook), {})
+        if bc:
+            print("  BPF %s calls per visit (median): %.0f" % (hook, statistics.median(bc.values())))
     ev = data.get(("ftrace", "trace", "events_written"), {})
     if ev:
         print("  ftrace events written per visit (median): %.0f" % statistics.median(ev.values()))
@@ -137,7 +158,7 @@ def hook_total_us(rows):
 
 def scaling_table(path, outdir):
     rows = list(csv.DictReader(open(path)))
-    print("## Cost per call as the work grows (module `stats`, stats=1; everything on CPU 1)")
+    print("## Cost per call as the work grows (module `stats`, stats=1; every task on the last CPU)")
     print()
     cols = [("case", "case"), ("tasks", "tasks"), ("depth", "depth"), ("idle_groups", "idle groups"),
             ("budget", "walk_budget"), ("nr_running_ns", "nr_running ns/call"),
@@ -180,8 +201,20 @@ def scaling_table(path, outdir):
             g(s0, "clock_pair", "mean"), g(s1, "clock_pair", "mean"), g(sr, "clock_pair", "mean")))
         t0, t1 = hook_total_us(s0), hook_total_us(s1)
         print()
-        print("estimated hook time over the run: module %.0f us; with ftrace recording %.0f us "
-              "(recording adds %.0f us = %.1fx the module's own)" % (t0, t1, t1 - t0, (t1 - t0) / t0 if t0 else float("nan")))
+        print("estimated hook time over the run: module %.0f us; with ftrace recording %.0f us" % (t0, t1))
+        # msgbench's call counts differ from run to run: price both at the
+        # recording run's calls, so only the per-call costs are compared
+        own = rec = 0.0
+        for h, r1 in s1.items():
+            if h in ("walk", "pelt_skipped", "clock_pair") or num(r1.get("mean")) is None:
+                continue
+            c1, m1 = float(r1["calls"]), float(r1["mean"])
+            m0 = num(s0.get(h, {}).get("mean")) or 0.0
+            own += m0 * c1 / 1000
+            rec += (m1 - m0) * c1 / 1000
+        if own:
+            print("at the recording run's call counts: module's own per-call cost %.0f us, recording adds %.0f us "
+                  "(%.2fx the module's own; the ftrace alternative costs %.2fx the module alone)" % (own, rec, rec / own, (own + rec) / own))
         if sr:
             tr = hook_total_us(sr)
             print("before the PELT refresh limit (pelt_refresh_us=0): %.0f us" % tr)

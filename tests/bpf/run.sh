@@ -140,6 +140,26 @@ if grep -q . "$tmp/bcg.err"; then diag <"$tmp/bcg.err"; fi
 "$SS" bench -m 0 >/dev/null 2>"$tmp/berr"; rc=$?
 [ $rc -ne 0 ] && grep -q "invalid value" "$tmp/berr"; ok $? "bench -m 0: usage error ($rc) on stderr"
 
+# --- pelt-count (issue 6): the BPF alternative `make bench` compares --------
+# raw_tp programs on the three bare tracepoints the module hooks; under a
+# wakeup-heavy load every one of them must count calls
+PC=${PELT_COUNT:-$top/build/pelt-count}
+if [ -x "$PC" ]; then
+	"$PC" -d 2 >"$tmp/pc.out" 2>"$tmp/pc.err" &
+	pid=$!
+	"$SS" bench -d 1.5 -m 1 -t 2 >/dev/null 2>&1
+	wait $pid; rc=$?
+	[ $rc -eq 0 ] && grep -q '^pelt-count: attached$' "$tmp/pc.out" &&
+		awk '$1 ~ /_tp$/ && $2 > 0 { n++ } END { exit n == 3 ? 0 : 1 }' "$tmp/pc.out"
+	ok $? "pelt-count: attaches raw_tp to pelt_cfs_tp, pelt_se_tp, sched_update_nr_running_tp and counts calls on each"
+	diag <"$tmp/pc.out"; grep -q . "$tmp/pc.err" && diag <"$tmp/pc.err"
+	"$PC" -d x >/dev/null 2>"$tmp/pc.err"; rc=$?
+	[ $rc -eq 64 ] && grep -q "^usage: pelt-count" "$tmp/pc.err"
+	ok $? "pelt-count -d x: usage error (64) on stderr"
+else
+	ok 1 "pelt-count binary exists ($PC)"
+fi
+
 # Leftovers from a failed run would confuse the next one
 rmdir "$cgmnt/$CG/nested" "$cgmnt/$CG" 2>/dev/null
 tap_end

@@ -16,6 +16,8 @@
 #   VM_SCENARIOS  comma-separated globs of scenario names to run
 #   VM_SCENARIO_TIMEOUT  per-scenario guest timeout (default 120)
 #   VM_APPEND     extra kernel command line
+#   VM_QEMU_EXTRA extra qemu options, split at spaces (default none; make
+#                 bench uses it for -icount)
 #   SUMMARY       file for "N passed, N failed" (test mode)
 #   EXPORT_DIR    where exports go (default OUTDIR/vm-out)
 set -uo pipefail
@@ -26,6 +28,7 @@ mem=${VM_MEM:-2G}
 tmo=${VM_TIMEOUT:-900}
 exports=${EXPORT_DIR:-$outdir/vm-out}
 summary=${SUMMARY:-}
+read -ra qextra <<< "${VM_QEMU_EXTRA:-}"
 
 mkdir -p "$outdir" "$exports"
 rm -rf "${exports:?}"/*	# no stale exports from an earlier run
@@ -40,6 +43,7 @@ append="$append rdinit=/init vmtest.mode=$mode"
 [ -n "${VM_APPEND:-}" ] && append="$append $VM_APPEND"
 
 echo "# vm: booting $(basename "$vmlinuz") accel=$accel smp=$smp mem=$mem timeout=${tmo}s"
+[ ${#qextra[@]} -gt 0 ] && echo "# vm: extra qemu options: ${qextra[*]}"
 echo "# vm: console log $console"
 start=$(date +%s)
 timeout -k 10 "$tmo" qemu-system-x86_64 \
@@ -47,7 +51,7 @@ timeout -k 10 "$tmo" qemu-system-x86_64 \
 	-accel "$accel" -smp "$smp" -m "$mem" \
 	-serial "file:$console" -serial "file:$tap" \
 	-kernel "$vmlinuz" -initrd "$initrd" -append "$append" \
-	</dev/null >"$outdir/qemu.out" 2>&1 &
+	"${qextra[@]}" </dev/null >"$outdir/qemu.out" 2>&1 &
 qpid=$!
 
 # Live view: TAP lines as they arrive, without the export payloads.

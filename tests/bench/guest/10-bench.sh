@@ -28,7 +28,7 @@ while [ $r -le $BENCH_ROUNDS ]; do
 		bench_config $c || { fail=1; continue; }
 		state=$(bench_audit_state)
 		case $c:$state in
-		none:-|noaudit:inactive:*|ftrace:inactive:*|all:active:*|stats:active:*) ;;
+		none:-|bpf:-|noaudit:inactive:*|ftrace:inactive:*|all:active:*|stats:active:*) ;;
 		*) fail=1; diag "round $r: $c has audit state $state" ;;
 		esac
 		sync
@@ -45,6 +45,11 @@ while [ $r -le $BENCH_ROUNDS ]; do
 		if [ $c = ftrace ]; then
 			e=$(head -n 5 $TR/trace | sed -n 's/.*entries-in-buffer\/entries-written: *[0-9]*\/\([0-9]*\).*/\1/p')
 			echo "$r,$c,trace,events_written,${e:--}" >> $OUT
+		fi
+		if [ $c = bpf ]; then
+			bpf_stop || { fail=1; diag "pelt-count: $(cat /tmp/pc.err)"; }
+			awk -v r=$r '$1 ~ /_tp$/ { print r ",bpf,bpfcount," $1 "," $2 }' /tmp/pc.out >> $OUT
+			diag "round $r bpf: $(awk '$1 ~ /_tp$/ { printf "%s %s calls; ", $1, $2 }' /tmp/pc.out)"
 		fi
 		if [ $c = stats ]; then
 			cp $SS/stats /tmp/stats.round$r

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench, part 2: cost per call as the work grows, from the module's
-# own `stats` (stats=1).  Every case queues its tasks on CPU 1: N hogs that
+# own `stats` (stats=1).  Every case queues its tasks on the last CPU ($PC,
+# CPU 0 in the default 1-vCPU icount boot): N hogs that
 # never sleep plus one task that runs 1 ms and sleeps 1 ms (so enqueues and
 # dequeues keep happening on the crowded CPU), then resets the counters,
 # waits, and reads `stats` and the walk outcomes of `cpus`.
@@ -17,6 +18,7 @@ for arg in $(cat /proc/cmdline); do
 done
 echo "case,tasks,depth,idle_groups,budget,nr_running_calls,nr_running_ns,pelt_cfs_ns,pelt_se_ns,switch_ns,lb_calls,lb_return_ns,walks,walk_mean,walk_max_bucket,over_budget,published" > $OUT
 fail=0
+PC=$(( $(grep -c ^processor /proc/cpuinfo) - 1 ))	# the CPU the cases crowd
 
 stat_col() {	# stat_col ROW COLUMN
 	awk -v r="$1" -v c="$2" 'NR == 2 { for (i = 1; i <= NF; i++) h[$i] = i; next } NR > 2 && $1 == r { print $(h[c]) }' /tmp/st
@@ -46,23 +48,23 @@ run_case() {
 	fi
 	while [ $d -lt "$depth" ]; do d=$((d + 1)); cg="$cg/s$d"; done
 	[ -n "$cg" ] && cg_mk "$cg"
-	bg hogs burn -t "$tasks" -r 1000 -s 0 -d 0 -q -p 1 ${cg:+-c $cg}
-	bg waker burn -t 1 -r 1 -s 1 -d 0 -q -p 1 ${cg:+-c $cg}
+	bg hogs burn -t "$tasks" -r 1000 -s 0 -d 0 -q -p $PC ${cg:+-c $cg}
+	bg waker burn -t 1 -r 1 -s 1 -d 0 -q -p $PC ${cg:+-c $cg}
 	# the hogs start one by one on the crowded CPU: wait until all are queued
 	w=0
 	while [ $w -lt 120 ]; do
-		q=$(awk 'NR > 2 && $1 == 1 { print $4 }' $SS/cpus)
-		ob=$(awk 'NR > 2 && $1 == 1 { print $NF }' $SS/cpus)
+		q=$(awk -v c=$PC 'NR > 2 && $1 == c { print $4 }' $SS/cpus)
+		ob=$(awk -v c=$PC 'NR > 2 && $1 == c { print $NF }' $SS/cpus)
 		[ "${q:-0}" != - ] && [ "${q:-0}" -ge "$tasks" ] && break
 		[ "${ob:-0}" -gt 0 ] && break	# over budget: no longer published
 		sleep 1
 		w=$((w + 1))
 	done
-	diag "$name: CPU 1 h_nr_running $q after ${w}s"
+	diag "$name: CPU $PC h_nr_running $q after ${w}s"
 	sleep 1
 	measure "$name" "$tasks" "$depth" "$idle" "$budget"
-	QMAX=$(awk 'NR > 2 && $1 == 1 { print $4 }' $SS/cpus)
-	diag "$name: CPU 1 h_nr_running $QMAX at the end"
+	QMAX=$(awk -v c=$PC 'NR > 2 && $1 == c { print $4 }' $SS/cpus)
+	diag "$name: CPU $PC h_nr_running $QMAX at the end"
 	bg_stop
 	sleep 0.5
 	[ -n "$cg" ] && cg_rm /s1

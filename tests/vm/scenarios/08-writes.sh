@@ -2,7 +2,7 @@
 # Scenario 8: the writable files accept only what docs/debugfs.md says.
 # Bad input gets EINVAL (wr reports the errno of one write(2)) and changes
 # nothing; reset 1 clears the counters; enable 0 freezes them under load
-# and enable 1 resumes them.
+# and disarms the audit kretprobe, enable 1 resumes both.
 # timeout: 90
 need_module "writes: module loaded" || return 0
 bg w8 burn -t 4 -r 5 -s 5 -d 0 -q
@@ -36,8 +36,13 @@ if [ "$out" = "ok 1" ] && [ "$p1" -lt "$p0" ]; then ok "writes: reset 1 clears t
 out=$(wr -e "$SS/reset" '1\n')
 [ "$out" = "ok 2" ] && ok "writes: reset accepts '1\\n'" || not_ok "writes: reset accepts '1\\n'" "write: $out"
 
+# perf (issue 6): enable 0 also disarms the audit kretprobe ([DISABLED] in
+# the kprobes list), enable 1 arms it again
+lbsym=$(awk '$1 == "feature.lb_audit" { sub(/^active:/, "", $2); print $2 }' "$SS/info")
+kpstate() { grep -E "[[:space:]]$lbsym\+0x0" /sys/kernel/debug/kprobes/list 2>/dev/null | grep -c DISABLED; }
 out=$(wr -e "$SS/enable" '0\n')
 e=$(cat "$SS/enable")
+kd0=$(kpstate)
 sleep 0.3
 a=$(ss_sum published)
 sleep 1.5
@@ -49,6 +54,12 @@ else
 fi
 out=$(wr "$SS/enable" 1)
 e=$(cat "$SS/enable")
+kd1=$(kpstate)
+if [ "$kd0" = 1 ] && [ "$kd1" = 0 ]; then
+	ok "writes: enable 0 disarms the audit kretprobe on $lbsym, enable 1 arms it"
+else
+	not_ok "writes: enable 0 disarms the audit kretprobe on $lbsym, enable 1 arms it" "DISABLED lines: $kd0 after 0, $kd1 after 1; $(cat /sys/kernel/debug/kprobes/list 2>&1 | awk '{ $1 = ""; print }' | head -n 5)"
+fi
 sleep 1
 c=$(ss_sum published)
 if [ "$out" = "ok 1" ] && [ "$e" = 1 ] && [ "$c" -gt "$b" ]; then

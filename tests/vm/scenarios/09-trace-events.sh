@@ -27,7 +27,10 @@ echo 1 > $T/tracing_on
 bg t9 burn -t 3 -r 5 -s 5 -d 0 -q --cgroup /tr/a
 sleep 1
 echo 0 > $T/tracing_on
+hse=$(awk '$1 == "hook.pelt_se_tp" { print $2 }' "$SS/info")
 bg_stop
+[ "$hse" = active ] && ok "trace events: pelt_se_tp attached while sched_load_se is on" ||
+	not_ok "trace events: pelt_se_tp attached while sched_load_se is on" "hook.pelt_se_tp $hse"
 grep -E 'sched_load_(cfs_rq|se):' $T/trace > /tmp/t9.trace
 ncfs=$(grep -c 'sched_load_cfs_rq:' /tmp/t9.trace)
 nse=$(grep -c 'sched_load_se:' /tmp/t9.trace)
@@ -63,4 +66,7 @@ sleep 0.7
 bg_stop
 after=$(grep -c 'sched_load_' $T/trace)
 [ "$after" -eq 0 ] && ok "trace events: no records once disabled" || not_ok "trace events: no records once disabled" "$after records"
+hse=$(awk '$1 == "hook.pelt_se_tp" { print $2 }' "$SS/info")
+[ "$hse" = standby:sched_load_se-off ] && ok "trace events: pelt_se_tp detached again once sched_load_se is off" ||
+	not_ok "trace events: pelt_se_tp detached again once sched_load_se is off" "hook.pelt_se_tp $hse"
 cg_rm /tr
