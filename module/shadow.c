@@ -117,6 +117,24 @@ static struct sched_entity *shadow_frame_next(struct shadow_frame *f)
 	return NULL;
 }
 
+/*
+ * Is rq->curr about to give up the CPU?  True when it is the idle task (a
+ * task was just woken there) or a task leaving the run queue (going to
+ * sleep: walks run at the end of its dequeue, before schedule() picks the
+ * next one).  With delayed dequeue (6.12+) a task going to sleep stays
+ * on_rq with its entity marked delayed, and when the delayed entity is
+ * finally dequeued the task is still on_rq (it is blocked only
+ * afterwards): a CFS task whose entity is delayed or no longer queued is
+ * leaving all the same.  An RT or DL task never has its entity queued: it
+ * really holds the CPU.
+ */
+static bool shadow_curr_leaving(struct task_struct *running)
+{
+	if (is_idle_task(running) || !READ_ONCE(running->on_rq) || ks_se_delayed(&running->se))
+		return true;
+	return !rt_task(running) && !dl_task(running) && !READ_ONCE(running->se.on_rq);
+}
+
 static enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 					   struct shadow_scalars *out, unsigned int *nvisited)
 {
@@ -192,23 +210,11 @@ static enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 	}
 
 	/*
-	 * When rq->curr is the idle task (a task was just woken there) or a
-	 * task that is leaving the run queue (going to sleep: the walk runs
-	 * at the end of its dequeue, before schedule() picks the next one),
-	 * the CPU is about to run one of the queued tasks: that one is not
-	 * waiting behind anyone, only the ones after it are work to give.
-	 * With delayed dequeue (6.12+) a task going to sleep stays on_rq with
-	 * its entity marked delayed, and when the delayed entity is finally
-	 * dequeued the task is still on_rq (it is blocked only afterwards):
-	 * a CFS task whose entity is delayed or no longer queued is leaving
-	 * all the same.  (An RT or DL task never has its entity queued: it
-	 * really holds the CPU, and the queued CFS tasks really wait.)
+	 * A CPU about to switch runs one of the queued tasks next: that one
+	 * is not waiting behind anyone, only the ones after it are work to give.
 	 */
 	runnable = fr[0].h_tasks - delayed;
-	if ((is_idle_task(running) || !READ_ONCE(running->on_rq) ||
-	     ks_se_delayed(&running->se) ||
-	     (!rt_task(running) && !dl_task(running) && !READ_ONCE(running->se.on_rq))) &&
-	    movable && movable >= runnable)
+	if (movable && movable >= runnable && shadow_curr_leaving(running))
 		movable = runnable - 1;
 	out->shadow_fp = fr[0].acc_fp;
 	out->shadow_avg_fp = fr[0].acc_avg_fp;

@@ -46,6 +46,15 @@ def fmt(v, digits=3):
     return "%.*g" % (digits, v)
 
 
+def print_md_table(rows):
+    """rows[0] is the header; every cell a string; columns padded to width."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for i, r in enumerate(rows):
+        print("| " + " | ".join(x.ljust(widths[j]) for j, x in enumerate(r)) + " |")
+        if i == 0:
+            print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+
+
 def bench_table(path):
     rows = list(csv.DictReader(open(path)))
     data = {}  # (config, workload, metric) -> {round: value}
@@ -76,11 +85,7 @@ def bench_table(path):
             ratios[(c, m)] = (ratio, rs)
             line += [fmt(med), "%.3f" % ratio if ratio is not None else "-"]
         out.append(line)
-    widths = [max(len(r[i]) for r in out) for i in range(len(hdr))]
-    for i, r in enumerate(out):
-        print("| " + " | ".join(x.ljust(widths[j]) for j, x in enumerate(r)) + " |")
-        if i == 0:
-            print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    print_md_table(out)
     print()
     print("ratio = median over rounds of (configuration / none in the same round);")
     print("throughput: higher is better; p99: lower is better.")
@@ -171,11 +176,7 @@ def scaling_table(path, outdir):
         b = num(r.get("walk_max_bucket"))
         r["walk_max"] = "-" if b is None else ("0" if b == 0 else "%d-%d" % (2 ** (b - 1), 2 ** b - 1))
         out.append([r.get(c[0], "-") or "-" for c in cols])
-    widths = [max(len(x[i]) for x in out) for i in range(len(cols))]
-    for i, r in enumerate(out):
-        print("| " + " | ".join(x.ljust(widths[j]) for j, x in enumerate(r)) + " |")
-        if i == 0:
-            print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    print_md_table(out)
     print()
     s0 = read_stats(os.path.join(outdir, "stats-ftrace0.txt"))
     s1 = read_stats(os.path.join(outdir, "stats-ftrace1.txt"))

@@ -253,6 +253,20 @@ static int open_w(void)
 static char *fault_page;	/* a page followed by an unmapped page */
 static long pagesz;
 
+/*
+ * One write of LEN bytes from WBUF on a fresh descriptor, judged as the
+ * input JBUF/LEN (the same bytes, or what WBUF holds where it is mapped).
+ */
+static void write_once(const char *wbuf, const char *jbuf, size_t len, int fault)
+{
+	int fd = open_w();
+	ssize_t rc = write(fd, wbuf, len);
+	int e = errno;
+
+	close(fd);
+	judge(jbuf, len, rc, e, fault);
+}
+
 /* Write input B/LEN in the way MODE says. */
 static void do_input(const char *b, size_t len, int mode)
 {
@@ -263,22 +277,14 @@ static void do_input(const char *b, size_t len, int mode)
 	switch (mode) {
 	case 0:		/* plain */
 	default:
-		fd = open_w();
-		rc = write(fd, b, len);
-		e = errno;
-		close(fd);
-		judge(b, len, rc, e, 0);
+		write_once(b, b, len, 0);
 		break;
 	case 1: {	/* count shorter than the buffer: the rest must not be read */
 		char *c = malloc(len + 8);
 
 		memcpy(c, b, len);
 		memcpy(c + len, "9x \n\0zz", 8);
-		fd = open_w();
-		rc = write(fd, c, len);
-		e = errno;
-		close(fd);
-		judge(c, len, rc, e, 0);
+		write_once(c, c, len, 0);
 		free(c);
 		break;
 	}
@@ -316,11 +322,7 @@ static void do_input(const char *b, size_t len, int mode)
 			return;
 		}
 		memcpy(start, b, mapped);
-		fd = open_w();
-		rc = write(fd, start, len);
-		e = errno;
-		close(fd);
-		judge(b, len, rc, e, 1);
+		write_once(start, b, len, 1);
 		break;
 	}
 	}

@@ -26,6 +26,16 @@ PCTS = (("p50", "p50"), ("p90", "p90"), ("p99", "p99"), ("p99.9", "p99_9"), ("ma
 TRACKERS = ("actual", "kernel", "shadow", "shadow_avg", "weight", "nr")
 
 
+def load_json(path, what):
+    """The parsed file, or None after saying why (missing or malformed)."""
+    try:
+        with open(path) as fh:
+            return json.load(fh)
+    except (OSError, ValueError) as e:
+        print("demo-report: %s missing or malformed: %s" % (what, e))
+        return None
+
+
 def table(header, rows, right=None):
     """Aligned like userspace/cli/table.c: numeric columns right-aligned."""
     rows = [["-" if c is None else str(c) for c in r] for r in rows]
@@ -275,18 +285,9 @@ def main(argv):
     bad = 0
     runs, benches = [], []
     for c in CASES:
-        r = b = None
-        try:
-            with open(os.path.join(vout, "run-%s.json" % c)) as fh:
-                r = json.load(fh)
-        except (OSError, ValueError) as e:
-            print("demo-report: %s: run report missing or malformed: %s" % (c, e))
-            bad = 1
-        try:
-            with open(os.path.join(vout, "bench-%s.json" % c)) as fh:
-                b = json.load(fh)
-        except (OSError, ValueError) as e:
-            print("demo-report: %s: bench JSON missing or malformed: %s" % (c, e))
+        r = load_json(os.path.join(vout, "run-%s.json" % c), "%s: run report" % c)
+        b = load_json(os.path.join(vout, "bench-%s.json" % c), "%s: bench JSON" % c)
+        if r is None or b is None:
             bad = 1
         runs.append(r)
         benches.append(b)
