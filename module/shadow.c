@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The shadow walk: per CPU, under that CPU's rq lock, walk the root
- * cfs_rq's queued entities (rbtree plus curr) down through group entities
- * and compute for every queued cfs_rq the shadow hierarchical runnable sum
- * (Tejun Heo's formula), its shadow_avg variant, the weights and the tasks
- * with work to give; publish the result through a per-CPU seqcount.
+ * The hot path's driver: the tracepoint probes, when to walk, and the
+ * per-CPU publication the audit and debugfs read.  The walk itself is in
+ * walk.c, the trace events' formatting in trace_feed.c.
  *
  * When to walk (../shared/DESIGN.md, "Facts measured"): pelt_cfs_tp can fire
  * in the middle of an enqueue, before the entity is in the rbtree and
@@ -16,8 +14,8 @@
  * others are counted as discarded.
  *
  * Hot-path rules: no allocation, no sleeping, no lock other than the rq
- * lock the caller holds, work bounded by shadow_walk_budget entities and
- * SHADOW_MAX_DEPTH levels, only the state of the CPU whose rq is locked.
+ * lock the caller holds, bounded work, only the state of the CPU whose rq
+ * is locked.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -39,27 +37,9 @@
 #include "shadow.h"
 #include "stats.h"
 
-#define CREATE_TRACE_POINTS
 #include "trace.h"
-
-struct shadow_frame {
-	struct cfs_rq *cfs;
-	struct sched_entity *gse;	/* group entity owning cfs, NULL at root */
-	struct rb_node *next;		/* next rbtree node to visit */
-	u64 acc_fp;			/* shadow of the children summed so far */
-	u64 acc_avg_fp;
-	u64 task_load;
-	u32 nr_tasks;
-	u32 h_tasks;
-	int node;			/* index in work[], -1 when not recorded */
-	bool curr_pending;		/* cfs_rq->curr not looked at yet */
-};
-
-enum shadow_walk_result {
-	SHADOW_WALK_OK,
-	SHADOW_WALK_INCONSISTENT,
-	SHADOW_WALK_OVER_BUDGET,
-};
+#include "walk.h"
+#include "trace_feed.h"
 
 struct shadow_cpu **shadow_cpus;
 const char *shadow_missing_tp;		/* main.c: missing_tp */
@@ -67,176 +47,6 @@ unsigned int shadow_walk_budget = 4096;
 u64 shadow_pelt_refresh_ns = 1000 * NSEC_PER_USEC;	/* main.c: pelt_refresh_us */
 atomic_t shadow_reset_gen = ATOMIC_INIT(1);
 DEFINE_STATIC_KEY_TRUE(shadow_enabled);
-
-static void shadow_frame_init(struct shadow_cpu *sc, struct shadow_frame *f,
-			      struct cfs_rq *cfs, struct sched_entity *gse,
-			      u32 depth, u32 *nr_nodes)
-{
-	f->cfs = cfs;
-	f->gse = gse;
-	f->next = rb_first_cached(ks_cfs_rq_timeline(cfs));
-	f->curr_pending = true;
-	f->acc_fp = 0;
-	f->acc_avg_fp = 0;
-	f->task_load = 0;
-	f->nr_tasks = 0;
-	f->h_tasks = 0;
-	f->node = -1;
-	if (*nr_nodes < SHADOW_MAX_NODES) {
-		struct shadow_node *n = &sc->work[*nr_nodes];
-		const struct sched_avg *avg = ks_cfs_rq_avg(cfs);
-
-		f->node = (*nr_nodes)++;
-		n->cgid = ks_cfs_rq_cgid(cfs);
-		n->depth = depth;
-		n->se_weight = gse ? shadow_weight_down(gse->load.weight) : 0;
-		n->cfs_weight = shadow_weight_down(ks_cfs_rq_load(cfs)->weight);
-		n->load_avg = READ_ONCE(avg->load_avg);
-		n->runnable_avg = READ_ONCE(avg->runnable_avg);
-		n->util_avg = READ_ONCE(avg->util_avg);
-	}
-}
-
-/* The next queued entity of a cfs_rq: curr first (it is not in the tree), then the tree. */
-static struct sched_entity *shadow_frame_next(struct shadow_frame *f)
-{
-	struct sched_entity *curr = ks_cfs_rq_curr(f->cfs);
-
-	if (f->curr_pending) {
-		f->curr_pending = false;
-		if (curr && curr->on_rq)
-			return curr;
-	}
-	while (f->next) {
-		struct sched_entity *se = rb_entry(f->next, struct sched_entity, run_node);
-
-		f->next = rb_next(f->next);
-		if (se != curr)
-			return se;
-	}
-	return NULL;
-}
-
-/*
- * Is rq->curr about to give up the CPU?  True when it is the idle task (a
- * task was just woken there) or a task leaving the run queue (going to
- * sleep: walks run at the end of its dequeue, before schedule() picks the
- * next one).  With delayed dequeue (6.12+) a task going to sleep stays
- * on_rq with its entity marked delayed, and when the delayed entity is
- * finally dequeued the task is still on_rq (it is blocked only
- * afterwards): a CFS task whose entity is delayed or no longer queued is
- * leaving all the same.  An RT or DL task never has its entity queued: it
- * really holds the CPU.
- */
-static bool shadow_curr_leaving(struct task_struct *running)
-{
-	if (is_idle_task(running) || !READ_ONCE(running->on_rq) || ks_se_delayed(&running->se))
-		return true;
-	return !rt_task(running) && !dl_task(running) && !READ_ONCE(running->se.on_rq);
-}
-
-static enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
-					   struct shadow_scalars *out, unsigned int *nvisited)
-{
-	struct task_struct *running = ks_rq_curr(rq);
-	struct shadow_frame *fr = sc->frames;
-	unsigned int budget = READ_ONCE(shadow_walk_budget), visited = 0;
-	u32 nr_nodes = 0, movable = 0, delayed = 0, runnable;
-	int d = 0;
-
-	shadow_frame_init(sc, &fr[0], ks_rq_cfs(rq), NULL, 0, &nr_nodes);
-	for (;;) {
-		struct shadow_frame *f = &fr[d], *parent;
-		struct sched_entity *se = shadow_frame_next(f);
-		u64 w, cw;
-
-		if (se) {
-			if (++visited > budget) {
-				*nvisited = visited;
-				return SHADOW_WALK_OVER_BUDGET;
-			}
-			if (!se->my_q) {
-				struct task_struct *p = container_of(se, struct task_struct, se);
-
-				f->nr_tasks++;
-				/* asleep, only still queued (6.12+ delayed dequeue) */
-				if (ks_se_delayed(se)) {
-					delayed++;
-					continue;
-				}
-				f->task_load += READ_ONCE(se->avg.load_avg);
-				if (p != running && p->nr_cpus_allowed > 1)
-					movable++;
-				continue;
-			}
-			if (d + 1 >= SHADOW_MAX_DEPTH) {
-				*nvisited = visited;
-				return SHADOW_WALK_OVER_BUDGET;
-			}
-			d++;
-			shadow_frame_init(sc, &fr[d], se->my_q, se, d, &nr_nodes);
-			continue;
-		}
-
-		/* f's cfs_rq is complete */
-		f->h_tasks += f->nr_tasks;
-		if (f->h_tasks != ks_cfs_rq_h_nr_running(f->cfs)) {
-			*nvisited = visited;
-			return SHADOW_WALK_INCONSISTENT;
-		}
-		f->acc_fp = shadow_fp_add(f->acc_fp, shadow_to_fp(f->task_load));
-		f->acc_avg_fp = shadow_fp_add(f->acc_avg_fp, shadow_to_fp(f->task_load));
-		if (f->node >= 0) {
-			struct shadow_node *n = &sc->work[f->node];
-
-			n->shadow_fp = f->acc_fp;
-			n->shadow_avg_fp = f->acc_avg_fp;
-			n->task_load = f->task_load;
-			n->nr_tasks = f->nr_tasks;
-			n->h_tasks = f->h_tasks;
-		}
-		if (!d)
-			break;
-		parent = &fr[d - 1];
-		w = shadow_weight_down(f->gse->load.weight);
-		cw = shadow_weight_down(ks_cfs_rq_load(f->cfs)->weight);
-		parent->acc_fp = shadow_fp_add(parent->acc_fp,
-					       shadow_group_contrib(f->acc_fp, w, cw));
-		parent->acc_avg_fp = shadow_fp_add(parent->acc_avg_fp,
-			shadow_group_contrib(shadow_to_fp(READ_ONCE(ks_cfs_rq_avg(f->cfs)->load_avg)),
-					     w, cw));
-		parent->h_tasks += f->h_tasks;
-		d--;
-	}
-
-	/*
-	 * A CPU about to switch runs one of the queued tasks next: that one
-	 * is not waiting behind anyone, only the ones after it are work to give.
-	 */
-	runnable = fr[0].h_tasks - delayed;
-	if (movable && movable >= runnable && shadow_curr_leaving(running))
-		movable = runnable - 1;
-	out->shadow_fp = fr[0].acc_fp;
-	out->shadow_avg_fp = fr[0].acc_avg_fp;
-	out->h_nr_running = runnable;
-	out->movable = movable;
-	out->nr_nodes = nr_nodes;
-	out->truncated = nr_nodes == SHADOW_MAX_NODES && visited > nr_nodes;
-	*nvisited = visited;
-	return SHADOW_WALK_OK;
-}
-
-static struct shadow_cpu *shadow_cpu_of(struct rq *rq)
-{
-	int cpu = ks_rq_cpu(rq);
-
-	if (unlikely((unsigned int)cpu >= nr_cpu_ids))
-		return NULL;
-	/* the generated layout must describe this rq: cheap and catches a bad build */
-	if (unlikely(ks_cfs_rq_rq(ks_rq_cfs(rq)) != rq))
-		return NULL;
-	return shadow_cpus[cpu];
-}
 
 /* Walk and publish @rq's CPU; @sc is shadow_cpu_of(@rq), looked up once by the caller. */
 static void shadow_update(struct shadow_cpu *sc, struct rq *rq)
@@ -290,69 +100,6 @@ static void shadow_update(struct shadow_cpu *sc, struct rq *rq)
 	}
 	raw_write_seqcount_end(&sc->seq);
 	atomic_set_release(&sc->busy, 0);
-}
-
-/* ---- trace events (formatted only when enabled) ---- */
-
-static void shadow_cfs_rq_path(const struct cfs_rq *cfs, char *buf, size_t len)
-{
-	struct task_group *tg = ks_cfs_rq_tg(cfs);
-	struct cgroup *cgrp = tg ? READ_ONCE(ks_tg_css(tg)->cgroup) : NULL;
-
-	if (!cgrp || cgroup_path(cgrp, buf, len) < 0)
-		strscpy(buf, "(autogroup)", len);
-}
-
-/* The last published shadow of the cfs_rq with id @cgid on @sc (caller holds the rq lock). */
-static const struct shadow_node *shadow_find_node(struct shadow_cpu *sc, u64 cgid)
-{
-	u32 i;
-
-	for (i = 0; i < sc->pub.s.nr_nodes; i++)
-		if (sc->pub.nodes[i].cgid == cgid)
-			return &sc->pub.nodes[i];
-	return NULL;
-}
-
-static noinline void shadow_trace_cfs_rq(struct cfs_rq *cfs, struct rq *rq)
-{
-	struct shadow_cpu *sc = shadow_cpu_of(rq);
-	const struct sched_avg *avg = ks_cfs_rq_avg(cfs);
-	const struct shadow_node *n = sc ? shadow_find_node(sc, ks_cfs_rq_cgid(cfs)) : NULL;
-	char path[SHADOW_TRACE_PATH_LEN];
-
-	shadow_cfs_rq_path(cfs, path, sizeof(path));
-	trace_sched_load_cfs_rq(ks_rq_cpu(rq), path, READ_ONCE(avg->load_avg),
-				READ_ONCE(avg->runnable_avg), READ_ONCE(avg->util_avg),
-				n ? shadow_fp_round(n->shadow_fp) : 0,
-				n ? shadow_fp_round(n->shadow_avg_fp) : 0);
-}
-
-static noinline void shadow_trace_se(struct sched_entity *se)
-{
-	struct cfs_rq *cfs = se->cfs_rq;
-	struct rq *rq = ks_cfs_rq_rq(cfs);
-	char path[SHADOW_TRACE_PATH_LEN];
-	u64 shadow = READ_ONCE(se->avg.load_avg);
-
-	shadow_cfs_rq_path(cfs, path, sizeof(path));
-	if (se->my_q) {
-		/* a group entity: its contribution to the parent, from the last walk */
-		struct shadow_cpu *sc = shadow_cpu_of(rq);
-		const struct shadow_node *n = sc ? shadow_find_node(sc, ks_cfs_rq_cgid(se->my_q)) : NULL;
-
-		shadow = n ? shadow_fp_round(shadow_group_contrib(n->shadow_fp, n->se_weight,
-								  n->cfs_weight)) : 0;
-		trace_sched_load_se(ks_rq_cpu(rq), path, "(null)", -1, READ_ONCE(se->avg.load_avg),
-				    READ_ONCE(se->avg.runnable_avg), READ_ONCE(se->avg.util_avg),
-				    shadow);
-	} else {
-		struct task_struct *p = container_of(se, struct task_struct, se);
-
-		trace_sched_load_se(ks_rq_cpu(rq), path, p->comm, task_pid_nr(p),
-				    READ_ONCE(se->avg.load_avg), READ_ONCE(se->avg.runnable_avg),
-				    READ_ONCE(se->avg.util_avg), shadow);
-	}
 }
 
 /* ---- probes ---- */
