@@ -11,6 +11,7 @@
 #include <linux/atomic.h>
 #include <linux/jump_label.h>
 #include "core/shadow_math.h"
+#include "core/work.h"
 
 #ifndef SHADOW_VERSION		/* from the top-level VERSION file (module/Kbuild) */
 #error "SHADOW_VERSION is not defined: build through module/Kbuild"
@@ -35,6 +36,23 @@ struct shadow_node {
 	u32 depth;
 };
 
+/*
+ * Why a CPU's published state cannot be used (issue 11, freshness):
+ * SHADOW_FRESH means it describes the CPU as of its last event.  The
+ * publisher sets the others; a judgement that needs such a CPU is void.
+ */
+enum shadow_void_reason {
+	SHADOW_FRESH = 0,
+	SHADOW_VOID_NEVER,		/* nothing published since load */
+	SHADOW_VOID_WALK_FAILED,	/* the last walk was discarded or over budget */
+	SHADOW_VOID_DISABLED,		/* enable=0 (or re-enabled, not walked since) */
+	SHADOW_VOID_RESET,		/* reset, not walked since */
+	SHADOW_VOID_HOTPLUG,		/* the CPU went offline or came back, not walked since */
+	SHADOW_VOID_STALE,		/* older than the documented bound */
+	SHADOW_VOID_UNREADABLE,		/* the reader could not get a consistent copy */
+	SHADOW_NR_VOID_REASONS
+};
+
 /* The root values of a published walk: what the audit reads. */
 struct shadow_scalars {
 	u64 time_ns;		/* ktime_get_mono_fast_ns() of the walk */
@@ -48,6 +66,8 @@ struct shadow_scalars {
 	u32 nr_running;
 	u32 h_nr_running;
 	u32 movable;		/* work to give: queued, not running, may move */
+	struct shadow_work work;	/* the same waiters, per destination (core/work.h) */
+	u8 void_reason;		/* enum shadow_void_reason; SHADOW_FRESH when usable */
 	u32 nr_nodes;
 	bool valid;		/* a walk was published since load */
 	bool truncated;		/* more cfs_rqs than SHADOW_MAX_NODES */

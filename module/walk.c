@@ -173,6 +173,13 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 	out->shadow_avg_fp = fr[0].acc_avg_fp;
 	out->h_nr_running = runnable;
 	out->movable = movable;
+	/*
+	 * Interface placeholder (issue 11 contract): every movable waiter as
+	 * pullable anywhere; the per-destination summary replaces this.
+	 */
+	shadow_work_clear(&out->work);
+	out->work.any = movable;
+	out->void_reason = SHADOW_FRESH;
 	out->nr_nodes = nr_nodes;
 	out->truncated = nr_nodes == SHADOW_MAX_NODES && visited > nr_nodes;
 	*nvisited = visited;
