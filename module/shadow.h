@@ -63,6 +63,8 @@ struct shadow_scalars {
 	u64 capacity;
 	u64 shadow_fp;
 	u64 shadow_avg_fp;
+	u64 h_load;		/* sum of task_h_load() over queued tasks, as the kernel
+				 * computes it (issue 15; 0 until the walk fills it) */
 	u32 nr_running;
 	u32 h_nr_running;
 	u32 movable;		/* work to give: queued, not running, may move */

@@ -171,6 +171,7 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 		movable = runnable - 1;
 	out->shadow_fp = fr[0].acc_fp;
 	out->shadow_avg_fp = fr[0].acc_avg_fp;
+	out->h_load = 0;	/* placeholder: the walk branch computes it */
 	out->h_nr_running = runnable;
 	out->movable = movable;
 	/*
