@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Add up the per-suite "N passed, N failed" lines that each suite left in
-# <dir>/<suite>.summary and print the one closing line of `make test`.
-# A suite that left no summary (crashed, VM died) counts as one failure.
+# Add up the per-suite "N passed, N failed[, N skipped]" lines that each
+# suite left in <dir>/<suite>.summary and print the one closing line of
+# `make test`: "N passed, N failed, N skipped".
+#   - a suite that left no summary (crashed, VM died) counts as one failure;
+#   - a suite that ran no check, or fewer (passed + failed) than its
+#     minimum in tests/minimums (MINIMUMS=file to override), counts as one
+#     failure; a suite not listed there must run at least one check;
+#   - a SKIP is counted apart and never as a pass;
+#   - README.md's table of suite counts must be the one tests/minimums
+#     gives (tests/readme-counts.sh), or that is one failure.
 set -u
 dir=${1:?usage: summarize.sh RESULTS_DIR}
 suites=${SUITES:-"unit bpf install vm"}
-pass=0 fail=0
+minfile=${MINIMUMS:-$(dirname "$0")/minimums}
+pass=0 fail=0 skip=0
+minimum() { awk -v s="$1" '$1 == s { print $2; f = 1 } END { if (!f) print 1 }' "$minfile" 2>/dev/null || echo 1; }
 for s in $suites; do
 	f="$dir/$s.summary"
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$f" 2>/dev/null | tail -n 1)
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$f" 2>/dev/null | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "# suite $s: no result (it did not finish)" >&2
 		fail=$((fail + 1))
@@ -17,8 +26,19 @@ for s in $suites; do
 	fi
 	p=${line%% passed*}
 	q=${line#*, }; q=${q%% failed*}
-	echo "# suite $s: $line"
-	pass=$((pass + p)); fail=$((fail + q))
+	k=0
+	case $line in *skipped) k=${line##*failed, }; k=${k%% skipped} ;; esac
+	min=$(minimum "$s")
+	echo "# suite $s: $p passed, $q failed, $k skipped (minimum $min checks run)"
+	if [ $((p + q)) -lt "$min" ]; then
+		echo "# suite $s: FAILED: ran $((p + q)) checks, fewer than its minimum $min (tests/minimums)" >&2
+		q=$((q + 1))
+	fi
+	pass=$((pass + p)); fail=$((fail + q)); skip=$((skip + k))
 done
-echo "$pass passed, $fail failed"
+# the README's per-suite counts come from tests/minimums
+if [ -z "${MINIMUMS:-}" ] && ! "$(dirname "$0")/readme-counts.sh" --check; then
+	fail=$((fail + 1))
+fi
+echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -106,7 +106,7 @@ static void check_json(const char *what)
 	int ok = json_ok();
 
 	if (ok < 0)
-		printf("ok %d - %s # SKIP python3 not found\n", ++tap_n, what);
+		tap_skip(what, "python3 not found");
 	else
 		tap_ok(ok, "%s", what);
 }
@@ -303,7 +303,7 @@ int main(void)
 		rc = run("--debugfs", dir, "reset", NULL);
 		tap_ok(rc != 0 && strstr(err, "ermission"), "reset: permission error reported");
 	} else {
-		printf("ok %d - reset: permission error reported # SKIP running as root\n", ++tap_n);
+		tap_skip("reset: permission error reported", "running as root");
 	}
 
 	/* record */
@@ -358,8 +358,8 @@ int main(void)
 		rc = run("plot", csv, "-o", path, NULL);
 		tap_ok(rc == 0 && stat(path, &st) == 0 && st.st_size > 1000, "plot writes a non-empty SVG");
 	} else {
-		printf("ok %d - plot PNG # SKIP gnuplot not installed\n", ++tap_n);
-		printf("ok %d - plot SVG # SKIP gnuplot not installed\n", ++tap_n);
+		tap_skip("plot PNG", "gnuplot not installed");
+		tap_skip("plot SVG", "gnuplot not installed");
 	}
 
 	snprintf(buf, sizeof(buf), "rm -rf '%s'", tmpdir);

@@ -21,14 +21,15 @@ $(BUILD)/unit/test_btfgen: UNIT_CFLAGS = -O1 -g -Wall -Wextra -Werror -fsanitize
 
 test-unit: $(UNIT_BINS)
 	@mkdir -p $(BUILD)/results
-	@pass=0; fail=0; \
+	@pass=0; fail=0; skip=0; \
 	for t in $(UNIT_BINS); do \
 		out=$$($$t 2>&1); rc=$$?; echo "$$out"; \
-		line=$$(echo "$$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$$' | tail -n1); \
+		line=$$(echo "$$out" | grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$$' | tail -n1); \
 		if [ -z "$$line" ]; then echo "not ok - $$t crashed (rc=$$rc)"; fail=$$((fail+1)); continue; fi; \
-		p=$${line%% passed*}; f=$${line#*, }; f=$${f%% failed*}; \
+		p=$${line%% passed*}; f=$${line#*, }; f=$${f%% failed*}; s=0; \
+		case $$line in *skipped) s=$${line##*failed, }; s=$${s%% skipped}; ;; esac; \
 		[ $$rc -ne 0 ] && [ $$f -eq 0 ] && f=1; \
-		pass=$$((pass+p)); fail=$$((fail+f)); \
+		pass=$$((pass+p)); fail=$$((fail+f)); skip=$$((skip+s)); \
 	done; \
-	echo "$$pass passed, $$fail failed" | tee $(BUILD)/results/unit.summary; \
+	echo "$$pass passed, $$fail failed, $$skip skipped" | tee $(BUILD)/results/unit.summary; \
 	[ $$fail -eq 0 ]

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 1
 # make bench, part 1: throughput and latency by configuration.
 # Rounds: each round runs every configuration once, in an order rotated by
 # one each round (so each configuration is measured before and after each

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 1
 # make bench, part 2: cost per call as the work grows, from the module's
 # own `stats` (stats=1).  Every case queues its tasks on the last CPU ($PC,
 # CPU 0 in the default 1-vCPU icount boot): N hogs that

@@ -7,7 +7,7 @@
 #   ok NAME                 passed check
 #   not_ok NAME [WHY]       failed check (WHY becomes a diagnostic)
 #   check RC NAME           ok if RC is 0, not_ok otherwise
-#   tap_skip NAME WHY       skipped check, counted as passed, says why
+#   tap_skip NAME WHY       skipped check, says why; counted apart, never a pass
 #   diag TEXT... | diag     diagnostic lines ("# ...")
 #   vm_export NAME FILE     send FILE to the host as build/vm-out/NAME
 #   dmesg_mark              print the current dmesg line count
@@ -32,20 +32,28 @@ _emit() {
 	return 0
 }
 
-_tap_count() {	# _tap_count pass|fail -> prints the new test number
-	local n p f
-	read -r n p f < "$TAP_STATE" 2>/dev/null || { n=0 p=0 f=0; }
+_tap_count() {	# _tap_count pass|fail|skip -> prints the new test number
+	local n p f k
+	read -r n p f k < "$TAP_STATE" 2>/dev/null || { n=0 p=0 f=0 k=0; }
 	n=$((n + 1))
-	if [ "$1" = pass ]; then p=$((p + 1)); else f=$((f + 1)); fi
-	echo "$n $p $f" > "$TAP_STATE"
+	case $1 in
+	pass) p=$((p + 1)) ;;
+	skip) k=$((${k:-0} + 1)) ;;
+	*) f=$((f + 1)) ;;
+	esac
+	echo "$n $p $f ${k:-0}" > "$TAP_STATE"
 	echo "$n"
 }
 
-ok() { _emit "ok $(_tap_count pass) - $*"; }
+# the last result line, for the harness's "where" when a scenario stops early
+_tap_last() { echo "$*" > /run/tap.last; }
+ok() { local l="ok $(_tap_count pass) - $*"; _emit "$l"; _tap_last "$l"; }
 not_ok() {
-	local name=$1
+	local name=$1 l
 	shift
-	_emit "not ok $(_tap_count fail) - $name"
+	l="not ok $(_tap_count fail) - $name"
+	_emit "$l"
+	_tap_last "$l"
 	[ $# -gt 0 ] && diag "$*"
 	return 0
 }
@@ -54,7 +62,7 @@ check() {
 	shift
 	if [ "$rc" -eq 0 ]; then ok "$@"; else not_ok "$@"; fi
 }
-tap_skip() { _emit "ok $(_tap_count pass) - $1 # SKIP $2"; }
+tap_skip() { local l="ok $(_tap_count skip) - $1 # SKIP $2"; _emit "$l"; _tap_last "$l"; }
 
 diag() {
 	if [ $# -gt 0 ]; then

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 7
 # Scenario 1: the module loads, its PELT/nr_running hooks are active (pelt_se_tp
 # on standby until sched_load_se is enabled, scenario 9),
 # it unloads, leaves nothing behind, and the kernel log stays clean.  The

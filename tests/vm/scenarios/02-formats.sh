@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 10
 # Scenario 2: the debugfs files follow docs/debugfs.md: modes, version
 # lines, exact header rows, one cpus row per possible CPU, no kernel
 # addresses anywhere.

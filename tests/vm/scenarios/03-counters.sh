@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 3
 # Scenario 3: under a duty-cycle load (root and nested cgroup) published
 # walks grow, no walk runs over budget, and few walks are discarded as
 # inconsistent (tasks found != h_nr_running).

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: NCPUS - 1
 # Scenario 4: one pinned hog per CPU in the root cgroup.  After
 # convergence, on every busy CPU the shadow sum is within 5% of the
 # kernel's root load_avg (median over several samples).

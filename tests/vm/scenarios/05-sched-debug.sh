@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: NCPUS
 # Scenario 5: the module's per-CPU load_avg agrees with the kernel's own
 # dump (/sys/kernel/debug/sched/debug since 5.13, /proc/sched_debug before;
 # section "cfs_rq[N]:/", .load_avg)

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 4
 # Scenario 6: nested cgroups with unequal cpu.weight.  cgroup v2 allows
 # tasks only in leaves once +cpu is delegated, so the levels are
 #   /t(100) /t/a(300) /t/a/b(200)  intermediate

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 2
 # Scenario 7: periodic sleepers (15 ms run / 10 ms sleep) in a nested
 # cgroup.  The kernel's root load_avg keeps their blocked load, the shadow
 # counts only what is queued, so over a few seconds the mean shadow

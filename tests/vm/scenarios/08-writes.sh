@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 9
 # Scenario 8: the writable files accept only what docs/debugfs.md says.
 # Bad input gets EINVAL (wr reports the errno of one write(2)) and changes
 # nothing; reset 1 clears the counters; enable 0 freezes them under load

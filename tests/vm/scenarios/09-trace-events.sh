@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 8
 # Scenario 9: the trace events exist, produce records with the fields the
 # LISA/trace-cmd parsers expect plus the shadow values, and stop when
 # disabled again.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 5
 # Scenario 10: what differs between kernels was decided by the BTF the
 # module was built from, and matches the running kernel.  `info` reports
 # the name the kernel uses for the hierarchical task count, whether

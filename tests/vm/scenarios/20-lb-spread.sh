@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 3
 # Scenario 20 (load-balancer audit): three CFS hogs start pinned on one
 # CPU, their affinity is widened to every CPU after 300 ms, the other
 # CPUs are idle.  The audit must see judged calls (idle + newly idle) and

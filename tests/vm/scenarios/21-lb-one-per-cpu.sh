@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 5
 # Scenario 21 (load-balancer audit): one CFS hog per CPU, nothing waiting.
 # Six hogs (one burn process each) start pinned one per CPU and have their
 # affinity widened to every CPU after 100 ms, so they are movable but

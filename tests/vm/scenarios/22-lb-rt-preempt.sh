@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 3
 # Scenario 22 (load-balancer audit): an RT task (SCHED_FIFO spinner) takes
 # the CPU where a CFS hog runs while the other CPUs are idle.  The
 # preempted CFS task may run elsewhere, so it is work to give: `cpus`

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 8
 # Scenario 23 (load-balancer audit): the demo workload (9 duty-cycle
 # threads, 15 ms run / 10 ms sleep, on 6 CPUs) first in the root cgroup,
 # then split over nested cgroups with unequal cpu.weight

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 6
 # Scenario 25 (load-balancer audit): the audit's symbol is missing.
 # insmod with lb_symbol=does_not_exist: the module loads, `info` says
 # feature.lb_audit inactive:<reason>, there is no lb / lb_snapshots /

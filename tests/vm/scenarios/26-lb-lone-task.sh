@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 2
 # Scenario 26 (load-balancer audit): a CPU whose only queued task is one
 # CFS task has no work to give: that task runs there (or is about to,
 # if the CPU is idle or its previous task is leaving).  In the published

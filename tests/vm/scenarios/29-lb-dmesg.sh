@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 2
 # Scenario 29 (load-balancer audit): after the lb scenarios (20-28), the
 # module with its kretprobe unloads cleanly and the kernel log since the
 # first of them has no WARNING/BUG/Oops/stall/lockup.  The module is

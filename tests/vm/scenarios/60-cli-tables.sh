@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 17
 # Scenario 60: the sched-shadow CLI against the real module: status, cpus,
 # groups, lb in text and --json/--prom, and record.  The JSON documents and
 # the CSV are exported for tests/vm/host/60-cli-tables.sh, which parses the

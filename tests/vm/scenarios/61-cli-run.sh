@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 11
 # Scenario 61: `sched-shadow run -- sched-shadow bench` against the real
 # module, once in the root cgroup and once in a nested cgroup run creates
 # (/sst61/nested, cpu controller enabled down to it).  Each run's --json

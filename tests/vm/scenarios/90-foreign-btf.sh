@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 4
 # Scenario 90: a module built from the same sources and the VM kernel's
 # headers but another kernel's BTF (the host's), with the BTF check
 # deferred to load time, must refuse to load with exactly one clear

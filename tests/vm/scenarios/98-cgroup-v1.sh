@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 3
 # Scenario 98: the cpu controller on a cgroup v1 hierarchy.  The module
 # resolves a task group's cgroup id by walking whichever hierarchy carries
 # "cpu" (module/cgpath.c), so `groups` must name v1 cgroups too.  The cpu

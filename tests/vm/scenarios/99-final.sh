@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 2
 # Scenario 99: after everything, the module unloads and the kernel log of
 # the whole run has no WARNING/BUG/Oops/stall/lockup.  The log goes to the
 # host as build/vm-out/dmesg.txt.

@@ -119,9 +119,9 @@ fi
 bg_stop
 cg_rm /s50w
 
-if [ "$STRESS_LEVEL" != full ]; then
-	tap_skip "$T: a 20-level tree and 70 queued cgroups on one CPU" "full level only (make test-stress)"
-else
+# both levels run the deep tree and the 70 cgroups (the README lists them;
+# the short level took about 10 s more)
+{
 	# ---- deeper than the walk follows (16 levels): a 20-level tree ----
 	deep=/s50d
 	for l in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do deep=$deep/l$l; done
@@ -168,7 +168,7 @@ else
 	fi
 	bg_stop
 	cg_rm /s50m
-fi
+}
 # ---- a kernel lacking one of the tracepoints (missing_tp= simulates it) ----
 # the three PELT/nr_running tracepoints are required: the load is refused
 # with one line and nothing is left; sched_switch is optional: the module

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The README's per-suite counts come from tests/minimums: this rewrites the
+# table between the "minimums:begin" and "minimums:end" marker comments of
+# README.md.  --check: exit 1 (and say so) when the table is out of date;
+# tests/summarize.sh runs the check at the end of `make test`.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+readme=${README:-$top/README.md}
+minfile=$top/tests/minimums
+table() {
+	echo "| suite | checks it must run (minimum) | what |"
+	echo "|---|---|---|"
+	awk '!/^#/ && NF >= 2 { w = ""; for (i = 3; i <= NF; i++) w = w (i > 3 ? " " : "") $i
+		printf "| %s | %s | %s |\n", $1, $2, w; t += $2 }
+		END { printf "| total | %d | |\n", t }' "$minfile"
+}
+new=$(awk -v tbl="$(table)" '
+	/<!-- minimums:begin/ { print; print tbl; skip = 1; next }
+	/<!-- minimums:end/ { skip = 0 }
+	!skip { print }' "$readme")
+if [ "${1:-}" = --check ]; then
+	if [ "$new" != "$(cat "$readme")" ]; then
+		echo "# README.md's suite counts differ from tests/minimums: run tests/readme-counts.sh" >&2
+		exit 1
+	fi
+	exit 0
+fi
+printf '%s\n' "$new" > "$readme"
