@@ -8,6 +8,7 @@
 #   make test            install dependencies, run unit, bpf, install and vm suites
 #   make install         module for KVER (default: running kernel), CLI, man page, docs (install.mk)
 #   make demo            boot the VM, run the workload in root and nested cgroups
+#   make test-mutants    the module with deliberate bugs: the VM tests must fail on each
 #
 # Building for a kernel other than the running one:
 #   make KDIR=/path/to/linux-headers BTF=/path/to/vmlinux-or-raw-btf [BTF_RELEASE=x.y.z]
@@ -41,6 +42,7 @@ include tests/unit/unit.mk
 -include tests/bench/bench.mk
 -include tests/vm/stress.mk
 -include install.mk
+-include tests/mutants/mutants.mk
 
 GEN_HDR := module/generated/kstruct_gen.h
 

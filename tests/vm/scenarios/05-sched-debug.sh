@@ -3,11 +3,11 @@
 # Scenario 5: the module's per-CPU load_avg agrees with the kernel's own
 # dump (/sys/kernel/debug/sched/debug since 5.13, /proc/sched_debug before;
 # section "cfs_rq[N]:/", .load_avg)
-# within 5%.  Each CPU runs one pinned hog in its own top-level cgroup with
+# within 5% in most of 5 rounds.  Each CPU runs one pinned hog in its own top-level cgroup with
 # its own cpu.weight, so the root load_avg differs per CPU (about
 # 1024*weight/100) and a module reading the wrong CPU or field cannot pass
-# by accident.  One sampler (catn) reads both files back to back, 5 rounds;
-# a CPU must agree in at least one of them: the two reads are not atomic,
+# by accident.  One sampler (catn) reads the files back to back, 5 rounds;
+# a CPU must agree in most of them (3 of 5): the reads are not atomic,
 # and short-lived kernel work (the serial console's interrupt and kworker
 # run on cpu0) moves load_avg between them.  This shell and its readers run
 # on the last CPU (see scenario 4 for why).
@@ -32,16 +32,21 @@ done
 sleep 1
 wait_converge 6 "$reader"
 
-# rows "round cpu module kernel"
-catn -n 5 -i 400 "$SD" "$SS/cpus" | awk '
-	/^=== ROUND / { r = $3; f = ($4 ~ /sched_shadow/) ? "m" : "k"; hdr = 0; next }
+# rows "round cpu module kernel"; the raw rounds (with `groups`) go to the
+# host, where tests/vm/host/05-sched-debug.sh compares every field
+# sched/debug shares with `cpus` and `groups` (sched_oracle.py fields)
+catn -n 5 -i 400 "$SD" "$SS/cpus" "$SS/groups" > /tmp/s5.raw
+vm_export s05-rounds.txt /tmp/s5.raw
+awk '
+	/^=== ROUND / { r = $3; f = ($4 ~ /sched_shadow\/cpus$/) ? "m" : ($4 ~ /sched_shadow/) ? "g" : "k"; hdr = 0; next }
+	f == "g" { next }
 	f == "k" && /^cfs_rq\[[0-9]+\]:/ { in_root = ($1 ~ /:\/$/); split($1, a, /[][]/); cpu = a[2]; next }
 	f == "k" && /^[a-z_]+_rq\[/ { in_root = 0; next }
 	f == "k" && in_root && $1 == ".load_avg" { k[r, cpu] = $3; next }
 	f == "m" && /^# / { next }
 	f == "m" && !hdr { for (i = 1; i <= NF; i++) c[$i] = i; hdr = 1; next }
 	f == "m" { m[r, $(c["cpu"])] = $(c["load_avg"]); rounds[r] = 1 }
-	END { for (key in m) { split(key, x, SUBSEP); print x[1], x[2], m[key], ((key in k) ? k[key] : "none") } }' |
+	END { for (key in m) { split(key, x, SUBSEP); print x[1], x[2], m[key], ((key in k) ? k[key] : "none") } }' /tmp/s5.raw |
 	sort -n -k1,1 -k2,2 > /tmp/s5
 bg_stop
 i=0
@@ -54,8 +59,10 @@ for w in $weights; do
 	rounds=$(awk -v c=$i '$2 == c' /tmp/s5 | wc -l)
 	note=
 	[ $i -eq "$reader" ] && note=", readers' CPU"
-	check $([ "$agree" -ge 1 ] && echo 0 || echo 1) \
-		"sched/debug: cpu$i load_avg agrees within 5% in $agree of $rounds rounds (weight $w$note)"
+	# most rounds: the two reads are not atomic (see the top), but a
+	# steady hog's load_avg moves by a few units between them
+	check $([ "$rounds" -ge 3 ] && [ $((agree * 2)) -gt "$rounds" ] && echo 0 || echo 1) \
+		"sched/debug: cpu$i load_avg agrees within 5% in $agree of $rounds rounds (most needed; weight $w$note)"
 	diag "cpu$i module/kernel:$vals"
 	i=$((i + 1))
 done

@@ -68,13 +68,17 @@ nsnap=${1:-0} lonesnap=${2:-0}
 diag "lb_snapshots: $nsnap wrong/missed calls kept, $lonesnap of them with only lone-task CPUs as work to give:"
 grep '^LONE ' /tmp/l26.snapchk | cut -c6-300 | head -n 4 | diag
 
-if [ "$rows" -gt 0 ] && [ "$lone" -eq 0 ]; then
-	ok "lb lone task: no published CPU state with movable >= h_nr_running == nr_running ($rows samples)"
+# not on empty data: the samples must hold the case under test (CPUs
+# with only CFS tasks queued) and some real work to give (movable >= 1)
+cand=$(awk '$2 == $3 && $3 >= 1 { k++ } END { print k + 0 }' /tmp/l26.rows)
+jc=$(judged /tmp/l26.lb calls)
+if [ "$rows" -gt 0 ] && [ "$cand" -ge 100 ] && [ "$withm" -ge 1 ] && [ "$lone" -eq 0 ]; then
+	ok "lb lone task: no published CPU state with movable >= h_nr_running == nr_running ($rows samples, $cand with only CFS tasks queued, $withm with movable >= 1)"
 else
-	not_ok "lb lone task: no published CPU state with movable >= h_nr_running == nr_running" "$lone of $rows CPU samples publish a lone CFS task as work to give"
+	not_ok "lb lone task: no published CPU state with movable >= h_nr_running == nr_running" "$lone of $rows CPU samples publish a lone CFS task as work to give ($cand with only CFS tasks, need >= 100; $withm with movable, need >= 1)"
 fi
-if [ "$lonesnap" -eq 0 ]; then
-	ok "lb lone task: no wrong/missed verdict caused only by a lone task ($nsnap snapshots)"
+if [ "$lonesnap" -eq 0 ] && [ "$jc" -gt 0 ]; then
+	ok "lb lone task: no wrong/missed verdict caused only by a lone task ($jc judged calls, $nsnap snapshots)"
 else
-	not_ok "lb lone task: no wrong/missed verdict caused only by a lone task" "$lonesnap of $nsnap kept snapshots"
+	not_ok "lb lone task: no wrong/missed verdict caused only by a lone task" "$lonesnap of $nsnap kept snapshots, $jc judged calls (need > 0)"
 fi

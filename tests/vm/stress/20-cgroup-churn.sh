@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 7
 # Stress 2: cgroup churn.  With the module loaded and burners running in
 # the root, 500 nested cgroups (short: 50) are created two levels below
 # /churn/pK, given random cpu.weight values, populated (three long-lived

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 8
 # Stress 4: bad input.  Every writable debugfs file (reset, enable,
 # lb_dump_every) gets 1000 inputs (short: 200) from fuzzwr: edge cases
 # (empty, newline only, huge up to 1 MiB, negative, signs, spaces, hex,

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 13
 # Stress 5: wrong kernel data.  What the module documents for missing or
 # foreign pieces, repeated, under load:
 #   - BTF of another kernel (the harness's foreign module: same sources,

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 11
 # Stress 7: concurrency.  For 60 s (short: 10 s) one reader per debugfs
 # file reads it in a loop while writers reset the counters (every 0.1 s),
 # toggle enable (every 0.15 s), change lb_dump_every (1..5, so snapshots

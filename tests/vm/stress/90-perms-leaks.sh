@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 5
 # Stress 6: permissions and leaks.
 #   - An unprivileged user (uid/gid 65534, no capabilities: tests/progs
 #     nobody.c) cannot open any sched_shadow debugfs file for reading,

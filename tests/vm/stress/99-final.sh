@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# plan: 3
 # Stress, last: the module unloads and the kernel log of the whole stress
 # boot has no WARNING/BUG/Oops/stall/lockup/hung task; the log goes to the
 # host as vm-out/dmesg.txt.

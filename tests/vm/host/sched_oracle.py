@@ -1,0 +1,343 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Independent oracle for the VM scenarios 05 and 11 (host side).
+
+Input: the rounds a guest scenario read with `catn` ("=== ROUND k FILE"
+before each file): the kernel's /sys/kernel/debug/sched/debug, the tasks'
+/proc/TID/sched and the module's `cpus` and `groups`, read back to back.
+
+  fields  every value sched/debug shares with `cpus` and `groups`:
+          cpus:   nr_running (the "cpu#N" block), h_nr_running, load_avg,
+                  runnable_avg, util_avg (root cfs_rq), weight (root .load)
+          groups: per (cpu, path) row: h_tasks (.h_nr_running), load_avg,
+                  runnable_avg, util_avg, cfs_weight (.load), se_weight
+                  (.se->load.weight), nr_tasks (the R tasks of that cgroup
+                  in the CPU's task list)
+  shadow  the expected shadow, computed here from the kernel's data only:
+          S(X) = sum(tasks queued on X: se.avg.load_avg from /proc/TID/sched)
+               + sum(child cfs_rq G with h_nr_running > 0:
+                     min(S(G) * w(G) / W(G), w(G)))
+          w = .se->load.weight, W = .load (sched/debug), both
+          scale_load_down'ed; compared with `groups` shadow and task_load
+          on every row and with `cpus` shadow (S of the root).
+
+Tolerances (why): the files are read one after the other, not atomically,
+and the module shows its last published walk (published at the last
+enqueue/dequeue or root PELT update, at most a tick old when the CPU is
+busy); with steady pinned hogs the PELT sums are saturated and move by a
+few units between reads.
+  counts (nr_running, h_nr_running, h_tasks, nr_tasks): exact;
+  weights (weight, cfs_weight, se_weight): max(1 %, 2 units) - a group
+    entity's weight is recomputed from the task group's load_avg sum at
+    every update;
+  PELT averages and shadow, task_load: max(3 %, 4 units) - the same
+    measured median was 0 % and max 2 % (DESIGN.md) on 6.1, plus the
+    shadow's per-level integer rounding (up to 1 unit per level).
+A comparison (CPU or row) passes when it agrees in more than half of the
+rounds in which both sides have it.
+
+usage: sched_oracle.py fields|shadow ROUNDS_FILE [--skip-cpu N]...
+       [--expect FILE]   (shadow: "cpu path nice" lines the guest set up:
+                          each must be seen queued in most rounds)
+Prints TAP lines (no plan) and "# " diagnostics, median and max per field.
+"""
+import re
+import statistics
+import sys
+
+SCALE_SHIFT = 10
+
+
+def scale_down(w):
+    """the kernel's scale_load_down() of a raw (64-bit: scaled up) weight"""
+    w = int(w)
+    if w == 0:
+        return 0
+    return max(2, w >> SCALE_SHIFT)
+
+
+def parse_rounds(path):
+    rounds = {}
+    cur = None
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\n")
+        m = re.match(r"^=== ROUND (\d+) (\S+)$", line)
+        if m:
+            r, f = int(m.group(1)), m.group(2)
+            cur = rounds.setdefault(r, {}).setdefault(f, [])
+            continue
+        if cur is not None:
+            cur.append(line)
+    return rounds
+
+
+def parse_sched_debug(lines):
+    """-> cpus: {cpu: {'rq': {...}, 'cfs': {path: {...}}, 'tasks': [...]}}"""
+    cpus = {}
+    cpu = None
+    sect = None
+    for line in lines:
+        m = re.match(r"^cpu#(\d+)", line)
+        if m:
+            cpu = int(m.group(1))
+            cpus[cpu] = {"rq": {}, "cfs": {}, "tasks": []}
+            sect = cpus[cpu]["rq"]
+            continue
+        if cpu is None:
+            continue
+        m = re.match(r"^cfs_rq\[(\d+)\]:(.*)$", line)
+        if m:
+            sect = cpus[int(m.group(1))]["cfs"].setdefault(m.group(2), {})
+            continue
+        if re.match(r"^(rt|dl)_rq\[", line):
+            sect = None
+            continue
+        if line.startswith("runnable tasks:"):
+            sect = "tasks"
+            continue
+        if sect == "tasks":
+            if len(line) < 3 or line.startswith(" S ") or line.startswith("---"):
+                continue
+            state = line[1]
+            toks = line[2:].split()
+            pid = None
+            for i in range(1, len(toks) - 1):
+                if re.match(r"^\d+$", toks[i]) and re.match(r"^-?\d+\.\d+$", toks[i + 1]):
+                    pid = int(toks[i])
+                    break
+            if pid is None:
+                continue
+            cpus[cpu]["tasks"].append({"state": state, "pid": pid, "cur": line[0] == ">",
+                                       "path": toks[-1]})
+            continue
+        m = re.match(r"^\s+\.(\S+)\s+:\s+(-?[0-9.]+)$", line)
+        if m and isinstance(sect, dict):
+            sect[m.group(1)] = float(m.group(2))
+    return cpus
+
+
+def parse_table(lines):
+    rows = []
+    hdr = None
+    for line in lines:
+        if line.startswith("# ") or not line.strip():
+            continue
+        if hdr is None:
+            hdr = line.split()
+            continue
+        t = line.split()
+        if len(t) != len(hdr):
+            continue
+        rows.append(dict(zip(hdr, t)))
+    return rows
+
+
+def parse_task_sched(lines):
+    d = {}
+    for line in lines:
+        m = re.match(r"^(\S+)\s+:\s+(-?[0-9.]+)$", line)
+        if m:
+            d[m.group(1)] = float(m.group(2))
+    return d
+
+
+def num(v):
+    return None if v in (None, "-") else float(v)
+
+
+def agree(a, b, kind):
+    if a is None or b is None:
+        return None
+    d = abs(a - b)
+    if kind == "count":
+        return d == 0
+    if kind == "weight":
+        return d <= max(0.01 * abs(b), 2)
+    return d <= max(0.03 * abs(b), 4)
+
+
+class Tally:
+    def __init__(self):
+        self.res = {}      # key -> [bool per round]
+        self.diff = {}     # field -> [relative diff]
+
+    def add(self, key, field, a, b, kind):
+        ok = agree(a, b, kind)
+        if ok is None:
+            return
+        self.res.setdefault(key + (field,), []).append(ok)
+        self.diff.setdefault(field, []).append(abs(a - b) / max(abs(b), 1))
+
+
+def rounds_data(path):
+    out = []
+    for r, files in sorted(parse_rounds(path).items()):
+        sd = cpus = groups = None
+        tasks = {}
+        for f, lines in files.items():
+            if f.endswith("sched/debug") or f.endswith("sched_debug"):
+                sd = parse_sched_debug(lines)
+            elif f.endswith("/cpus"):
+                cpus = {int(x["cpu"]): x for x in parse_table(lines)}
+            elif f.endswith("/groups"):
+                groups = {}
+                for x in parse_table(lines):
+                    groups[(int(x["cpu"]), x["path"])] = x
+            else:
+                m = re.match(r"^/proc/(\d+)/sched$", f)
+                if m:
+                    tasks[int(m.group(1))] = parse_task_sched(lines)
+        out.append((r, sd, cpus, groups, tasks))
+    return out
+
+
+def oracle_shadow(sdcpu, tasks):
+    """S of every cfs_rq of one CPU from sched/debug + /proc/TID/sched;
+    None when a queued task's load is not known (not one we read)."""
+    cfs = sdcpu["cfs"]
+    queued = {}
+    for t in sdcpu["tasks"]:
+        if t["state"] != "R":
+            continue
+        queued.setdefault(t["path"], []).append(t["pid"])
+    memo = {}
+
+    def S(p):
+        if p in memo:
+            return memo[p]
+        tl = 0.0
+        for pid in queued.get(p, []):
+            if pid not in tasks or "se.avg.load_avg" not in tasks[pid]:
+                raise KeyError(pid)
+            tl += tasks[pid]["se.avg.load_avg"]
+        s = tl
+        for c, blk in cfs.items():
+            parent = c.rsplit("/", 1)[0] or "/"
+            if c == "/" or parent != p:
+                continue
+            if blk.get("h_nr_running", 0) <= 0:
+                continue
+            w = scale_down(blk.get("se->load.weight", 0))
+            W = scale_down(blk.get("load", 0))
+            if W == 0:
+                continue
+            s += min(S(c) * w / W, w)
+        memo[p] = (s, tl, len(queued.get(p, [])))
+        return memo[p]
+
+    res = {}
+    try:
+        for p in cfs:
+            res[p] = S(p)
+    except KeyError:
+        return None
+    return res
+
+
+def main():
+    mode, path = sys.argv[1], sys.argv[2]
+    skip = set()
+    expect = []
+    a = sys.argv[3:]
+    while a:
+        if a[0] == "--skip-cpu":
+            skip.add(int(a[1])); a = a[2:]
+        elif a[0] == "--expect":
+            expect = [l.split() for l in open(a[1]) if l.strip() and not l.startswith("#")]
+            a = a[2:]
+        else:
+            sys.exit("unknown argument " + a[0])
+    data = rounds_data(path)
+    n = 0
+
+    def tap(ok, name, why=""):
+        nonlocal n
+        n += 1
+        print("%sok %d - %s" % ("" if ok else "not ", n, name))
+        if why and not ok:
+            print("# " + why)
+
+    good = [d for d in data if d[1] and d[2] and d[3] is not None]
+    tap(len(good) >= 3 and all(len(d[1]) >= 2 and len(d[2]) >= 2 for d in good),
+        "%s: %d rounds with sched/debug, cpus and groups (>= 3)" % (mode, len(good)),
+        "rounds: %d" % len(data))
+    if len(good) < 3:
+        return
+    t = Tally()
+    ncpu = max(max(d[1]) for d in good) + 1
+    judged = [c for c in range(ncpu) if c not in skip]
+    for r, sd, cpus, groups, tasks in good:
+        for c in judged:
+            if c not in sd or c not in cpus or cpus[c].get("online") != "1":
+                continue
+            k = sd[c]
+            root = k["cfs"].get("/", {})
+            m = cpus[c]
+            key = ("cpu", c)
+            if mode == "fields":
+                t.add(key, "cpus.nr_running", num(m["nr_running"]), k["rq"].get("nr_running"), "count")
+                t.add(key, "cpus.h_nr_running", num(m["h_nr_running"]), root.get("h_nr_running"), "count")
+                for f in ("load_avg", "runnable_avg", "util_avg"):
+                    t.add(key, "cpus." + f, num(m[f]), root.get(f), "avg")
+                t.add(key, "cpus.weight", num(m["weight"]), scale_down(root.get("load", 0)), "weight")
+                for p, blk in k["cfs"].items():
+                    g = groups.get((c, p))
+                    if g is None or blk.get("h_nr_running", 0) <= 0:
+                        continue
+                    gk = ("row", c, p)
+                    t.add(gk, "groups.h_tasks", num(g["h_tasks"]), blk.get("h_nr_running"), "count")
+                    for f in ("load_avg", "runnable_avg", "util_avg"):
+                        t.add(gk, "groups." + f, num(g[f]), blk.get(f), "avg")
+                    t.add(gk, "groups.cfs_weight", num(g["cfs_weight"]), scale_down(blk.get("load", 0)), "weight")
+                    if p != "/":
+                        t.add(gk, "groups.se_weight", num(g["se_weight"]),
+                              scale_down(blk.get("se->load.weight", 0)), "weight")
+                    nt = sum(1 for x in k["tasks"] if x["state"] == "R" and x["path"] == p)
+                    t.add(gk, "groups.nr_tasks", num(g["nr_tasks"]), nt, "count")
+            else:
+                o = oracle_shadow(k, tasks)
+                if o is None:
+                    continue
+                t.add(key, "cpus.shadow", num(m["shadow"]), o["/"][0], "avg")
+                for p, (s, tl, nq) in o.items():
+                    g = groups.get((c, p))
+                    if g is None or k["cfs"][p].get("h_nr_running", 0) <= 0:
+                        continue
+                    gk = ("row", c, p)
+                    t.add(gk, "groups.shadow", num(g["shadow"]), s, "avg")
+                    t.add(gk, "groups.task_load", num(g["task_load"]), tl, "avg")
+                    t.add(gk, "groups.nr_tasks", num(g["nr_tasks"]), nq, "count")
+    # the data the scenario built is there
+    if expect:
+        seen = {}
+        for r, sd, cpus, groups, tasks in good:
+            for e in expect:
+                c, p = int(e[0]), e[1]
+                if c in sd and any(x["state"] == "R" and x["path"] == p for x in sd[c]["tasks"]) \
+                   and (c, p) in groups:
+                    seen[(c, p)] = seen.get((c, p), 0) + 1
+        missing = [(int(e[0]), e[1]) for e in expect if seen.get((int(e[0]), e[1]), 0) * 2 <= len(good)]
+        tap(not missing, "%s: every hog the guest set up is queued on its CPU in its cgroup, in sched/debug "
+            "and in groups, in most rounds (%d placements)" % (mode, len(expect)),
+            "missing: %s" % missing)
+    for c in judged:
+        keys = {k: x for k, x in t.res.items() if k[1] == c}
+        bad = ["%s%s %d/%d" % (k[-1], "" if k[0] == "cpu" else "@" + k[2], sum(x), len(x))
+               for k, x in keys.items() if sum(x) * 2 <= len(x)]
+        nrows = len({k[2] for k in keys if k[0] == "row"})
+        ncpu_f = len([k for k in keys if k[0] == "cpu"])
+        what = "cpus fields (nr_running, h_nr_running, load/runnable/util_avg, weight)" if mode == "fields" \
+            else "cpus shadow = S(root) computed from sched/debug and /proc/TID/sched"
+        tap(ncpu_f > 0 and nrows > 0 and not bad,
+            "%s: cpu%d: %s and %d groups rows agree in most rounds (%d of %d comparisons)"
+            % (mode, c, what, nrows, sum(sum(x) for x in keys.values()),
+               sum(len(x) for x in keys.values())),
+            "fields failing (agreeing rounds/rounds): %s" % bad)
+    for f in sorted(t.diff):
+        d = t.diff[f]
+        print("# %s %s: %d comparisons, relative diff median %.2f %% max %.2f %%"
+              % (mode, f, len(d), 100 * statistics.median(d), 100 * max(d)))
+
+
+if __name__ == "__main__":
+    main()
