@@ -10,6 +10,7 @@
 #   tap_skip NAME WHY       skipped check, says why; counted apart, never a pass
 #   diag TEXT... | diag     diagnostic lines ("# ...")
 #   vm_export NAME FILE     send FILE to the host as build/vm-out/NAME
+#                           (prefixed with $VM_EXPORT_PREFIX: make test-mutants)
 #   dmesg_mark              print the current dmesg line count
 #   dmesg_since MARK        print dmesg lines after MARK
 #   dmesg_clean MARK NAME   check: no WARNING/BUG/Oops/stall/lockup since MARK
@@ -75,7 +76,7 @@ diag() {
 # Export a file to the host: base64 between marker lines on the TAP port
 # only (keeps the console readable).  The host writes build/vm-out/NAME.
 vm_export() {
-	local name=$1 file=$2 size
+	local name=${VM_EXPORT_PREFIX:-}$1 file=$2 size
 	case $name in
 	*[!A-Za-z0-9._-]*|''|.*) diag "vm_export: bad name '$name'"; return 1 ;;
 	esac
