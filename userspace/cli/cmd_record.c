@@ -115,6 +115,7 @@ int cmd_record(int argc, char **argv)
 		CLI_COMMON_LONGOPTS, { 0 }
 	};
 	double interval = 1.0, duration = 0, t0, next;
+	int64_t boot_off;
 	long samples = 0, n = 0;
 	const char *outpath = NULL, *pfpath = NULL;
 	struct pfrec pfr, *pf = NULL;
@@ -201,11 +202,15 @@ int cmd_record(int argc, char **argv)
 
 	if (out)
 		fprintf(out, "%s\n", CLI_RECORD_HEADER);
+	/* one monotonic reading per sample stamps both the CSV and the trace */
+	boot_off = pf ? pft_boot_offset_ns() : 0;
 	t0 = next = cli_now();
 	while (!record_stop) {
 		double now = cli_now();
 
-		rc = record_sample(out, pf, now - t0, pf ? pft_now_ns() : 0);
+		if (n == 0)	/* time_s counts from the first sample's reading */
+			t0 = now;
+		rc = record_sample(out, pf, now - t0, (uint64_t)((int64_t)(now * 1e9) + boot_off));
 		if (rc)
 			break;
 		if (out)

@@ -31,6 +31,29 @@ uint64_t pft_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+int64_t pft_boot_offset_ns(void)
+{
+	int64_t best = 0, width = INT64_MAX;
+
+	/* the narrowest of a few monotonic-boottime-monotonic sandwiches */
+	for (int i = 0; i < 5; i++) {
+		struct timespec a, b, c;
+		int64_t m1, m2, bt;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		clock_gettime(CLOCK_BOOTTIME, &b);
+		clock_gettime(CLOCK_MONOTONIC, &c);
+		m1 = (int64_t)a.tv_sec * 1000000000 + a.tv_nsec;
+		bt = (int64_t)b.tv_sec * 1000000000 + b.tv_nsec;
+		m2 = (int64_t)c.tv_sec * 1000000000 + c.tv_nsec;
+		if (m2 - m1 < width) {
+			width = m2 - m1;
+			best = bt - (m1 + (m2 - m1) / 2);
+		}
+	}
+	return best;
+}
+
 int pft_open(struct pft_writer *w, const char *path, char *err, size_t errlen)
 {
 	char dir[4096], base[4096];

@@ -72,5 +72,11 @@ void pft_abort(struct pft_writer *w);
 
 /* CLOCK_BOOTTIME in ns: Perfetto's default trace clock. */
 uint64_t pft_now_ns(void);
+/*
+ * CLOCK_BOOTTIME - CLOCK_MONOTONIC in ns (constant between suspends), read
+ * as a tight pair: lets a caller stamp a sample with the one monotonic
+ * reading it also uses for other output (record's CSV time_s).
+ */
+int64_t pft_boot_offset_ns(void);
 
 #endif

@@ -161,7 +161,7 @@ def record_checks():
     lo, hi = (sample_ts[0] - 1e9, sample_ts[-1] + 1e9) if sample_ts else (0, 0)
     wrong_track = [e for e in inst if cpu_tracks.get(int(e["track_uuid"])) != "CPU %s" % e["args"].get("dst_cpu")]
     no_fields = [e for e in inst if not all(k in e["args"] for k in ("domain", "idle", "verdict", "pick"))]
-    bad_verdict = [e for e in inst if e["args"].get("verdict") not in ("right", "wrong", "missed", "none", "void")]
+    bad_verdict = [e for e in inst if e["args"].get("verdict") not in ("right", "wrong", "missed", "none", "void", "busy")]
     out_of_span = [e for e in inst if not lo <= e["ts"] <= hi]
     print("# %d verdict instants: %s" % (len(inst), ", ".join(sorted({e["name"] for e in inst}))[:300]))
     if inst:
