@@ -5,7 +5,8 @@
 set -eu
 pkgs="gcc make libc6-dev libbpf-dev libelf-dev zlib1g-dev pkg-config clang llvm bpftool
       qemu-system-x86 busybox-static cpio xz-utils zstd kmod gnuplot-nox bc python3
-      binutils dkms linux-headers-amd64 man-db groff-base"
+      binutils dkms linux-headers-amd64 man-db groff-base
+      protobuf-c-compiler libprotobuf-c-dev protobuf-compiler"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

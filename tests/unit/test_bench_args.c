@@ -156,6 +156,37 @@ int main(void)
 
 		tap_ok(run(ARGC(a), a, &r, err) < 0 && strstr(err, "--frob"), "run: unknown option: %s", err);
 	}
+	/* --perfetto FILE [--interval S] (run_trace.c) */
+	{
+		char *a[] = { "run", "--perfetto", "t.pftrace", "--interval", "0.2", "--", "true", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) == 0 && !strcmp(r.perfetto, "t.pftrace") &&
+		       r.interval > 0.19 && r.interval < 0.21 && !strcmp(r.cmd[0], "true"),
+		       "run: --perfetto FILE --interval 0.2");
+	}
+	{
+		char *a[] = { "run", "--perfetto", "t.pftrace", "--", "true", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) == 0 && r.interval == 0.5, "run: --interval defaults to 0.5 s");
+	}
+	{
+		char *a[] = { "run", "--interval", "0.2", "--", "true", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) < 0 && strstr(err, "--perfetto"),
+		       "run: --interval without --perfetto: %s", err);
+	}
+	{
+		char *a[] = { "run", "--perfetto", "t", "--interval", "0", "--", "true", NULL };
+		char *b[] = { "run", "--perfetto", "t", "--interval", "1x", "--", "true", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) < 0 && strstr(err, "--interval") &&
+		       run(ARGC(b), b, &r, err) < 0 && strstr(err, "1x"), "run: --interval 0 and 1x: %s", err);
+	}
+	{
+		char *a[] = { "run", "--perfetto", "", "--", "true", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) < 0 && strstr(err, "--perfetto"), "run: empty --perfetto: %s", err);
+	}
 
 	/* The workload itself, briefly */
 	{

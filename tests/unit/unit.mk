@@ -33,3 +33,11 @@ test-unit: $(UNIT_BINS)
 	done; \
 	echo "$$pass passed, $$fail failed, $$skip skipped" | tee $(BUILD)/results/unit.summary; \
 	[ $$fail -eq 0 ]
+
+# The CLI's Perfetto trace code (record --perfetto) is linked, not included:
+# its protoc-c output lives in $(BUILD)/cli (userspace/cli.mk).
+UNIT_PF_SRCS := userspace/cli/pfrec.c userspace/cli/pftrace.c userspace/cli/lbtrace.c \
+	$(BUILD)/cli/perfetto_trace.pb-c.c
+$(BUILD)/unit/test_cli_main $(BUILD)/unit/test_perfetto: $(BUILD)/cli/perfetto_trace.pb-c.h $(UNIT_PF_SRCS)
+$(BUILD)/unit/test_cli_main $(BUILD)/unit/test_perfetto: UNIT_CFLAGS += -I$(BUILD)/cli
+$(BUILD)/unit/test_cli_main $(BUILD)/unit/test_perfetto: UNIT_LIBS = $(UNIT_PF_SRCS) -lprotobuf-c

@@ -7,7 +7,8 @@
 DEMO_DIR (default build/demo) holds vm-out/ with, for each case (root,
 nested), run-CASE.json (`sched-shadow run --json`), bench-CASE.json (the
 bench's own --json), demo-CASE.csv (`sched-shadow record`) and
-demo-setup.txt (where the bench and the sibling load ran, one line a case).  Prints
+demo-setup.txt (where the bench and the sibling load ran, one line a case)
+and CASE.perfetto-trace (`run --perfetto`, copied to DEMO_DIR).  Prints
 each run's text report (rendered from its JSON in the layout of
 `sched-shadow run`'s text output; the guest ran each case once, with
 --json), then one side-by-side comparison, root vs nested, which also goes
@@ -18,6 +19,7 @@ malformed (after printing what it could).
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -276,7 +278,8 @@ def main(argv):
     top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     ddir = args[0] if args else os.path.join(top, "build", "demo")
     vout = os.path.join(ddir, "vm-out")
-    for f in ["report.txt"] + ["run-%s.txt" % c for c in CASES] + ["shadow-vs-real-%s.png" % c for c in CASES]:
+    for f in (["report.txt"] + ["run-%s.txt" % c for c in CASES] + ["shadow-vs-real-%s.png" % c for c in CASES]
+              + ["%s.perfetto-trace" % c for c in CASES]):
         try:
             os.unlink(os.path.join(ddir, f))
         except FileNotFoundError:
@@ -344,8 +347,17 @@ def main(argv):
             if rc:
                 print("demo-report: plot of %s failed (exit %d)" % (csv, rc))
                 bad = 1
+    for c in CASES:
+        tr = os.path.join(vout, "%s.perfetto-trace" % c)
+        if os.path.exists(tr):
+            shutil.copyfile(tr, os.path.join(ddir, "%s.perfetto-trace" % c))
+        else:
+            print("demo-report: no Perfetto trace %s" % tr)
+            bad = 1
     print()
     print("report: %s" % os.path.join(ddir, "report.txt"))
+    print("Perfetto traces (open at https://ui.perfetto.dev): %s" %
+          " ".join(os.path.join(ddir, "%s.perfetto-trace" % c) for c in CASES))
     print("text reports: %s" % " ".join(os.path.join(ddir, "run-%s.txt" % c) for c in CASES))
     if plot and cli:
         print("plots: %s" % " ".join(os.path.join(ddir, "shadow-vs-real-%s.png" % c) for c in CASES))

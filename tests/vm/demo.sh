@@ -8,8 +8,9 @@
 #   nested:  the bench in /demo/a/b (created by `run --cgroup`, cpu.weight
 #            100 all the way down) and the same hogs in /demo/c with
 #            cpu.weight $SIB_WEIGHT
-# Only where the tasks sit changes.  The reports, the benches' own JSON and
-# the recordings are exported (build/demo/vm-out/ on the host) and
+# Only where the tasks sit changes.  `run --perfetto` also writes each case
+# as a Perfetto trace.  The reports, the benches' own JSON, the recordings
+# and the traces are exported (build/demo/vm-out/ on the host) and
 # tests/vm/demo-report.py renders the text reports and the side-by-side
 # comparison there (the guest has no python; `run` prints one format at a
 # time, so each case runs once, with --json).
@@ -40,7 +41,8 @@ run_case() {
 	sleep 1
 	"$CLI" record -i 0.2 -o /tmp/demo-$name.csv 2> /tmp/record-$name.err &
 	local rec=$!
-	"$CLI" run "$@" --json -- sh -c "exec $CLI bench $BENCH --json > /tmp/bench-$name.json" \
+	"$CLI" run "$@" --perfetto /tmp/$name.perfetto-trace --interval 0.2 --json -- \
+		sh -c "exec $CLI bench $BENCH --json > /tmp/bench-$name.json" \
 		> /tmp/run-$name.json 2> /tmp/run-$name.err
 	rc=$?
 	kill -TERM $rec 2>/dev/null
@@ -76,4 +78,5 @@ for name in root nested; do
 	vm_export run-$name.json /tmp/run-$name.json
 	vm_export bench-$name.json /tmp/bench-$name.json
 	vm_export demo-$name.csv /tmp/demo-$name.csv
+	vm_export $name.perfetto-trace /tmp/$name.perfetto-trace
 done

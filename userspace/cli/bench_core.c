@@ -194,7 +194,8 @@ bad:
 void run_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: sched-shadow run [--cgroup PATH] [--bpf|--no-bpf] [--json|--prom] -- CMD [ARGS...]\n"
+		"usage: sched-shadow run [--cgroup PATH] [--bpf|--no-bpf] [--json|--prom]\n"
+		"                        [--perfetto FILE [--interval SECONDS]] -- CMD [ARGS...]\n"
 		"Reset the module's counters, start the BPF wakeup-latency collection,\n"
 		"run CMD (inside cgroup v2 PATH when given, created if needed and removed\n"
 		"afterwards if created), then print one report: load-balancer verdicts,\n"
@@ -207,13 +208,18 @@ void run_usage(FILE *f)
 		"      --json         JSON report (schema sched_shadow/v1, docs/cli-run.md)\n"
 		"      --prom         Prometheus text exposition\n"
 		"      --debugfs DIR  the module's debugfs directory\n"
+		"      --perfetto FILE  also write a Perfetto trace of the run: the module\n"
+		"                     sampled every --interval (default 0.5 s), lb verdicts,\n"
+		"                     and CMD as a slice carrying the latency percentiles\n"
+		"      --interval SECONDS  sampling interval of the trace (with --perfetto)\n"
 		"  -h, --help         this help\n");
 }
 
 int run_parse_args(int argc, char **argv, struct run_opts *o,
 		   char *err, size_t errlen)
 {
-	enum { OPT_CGROUP = 0x100, OPT_BPF, OPT_NOBPF, OPT_JSON, OPT_PROM, OPT_DEBUGFS };
+	enum { OPT_CGROUP = 0x100, OPT_BPF, OPT_NOBPF, OPT_JSON, OPT_PROM, OPT_DEBUGFS,
+	       OPT_PERFETTO, OPT_INTERVAL };
 	static const struct option lo[] = {
 		{ "cgroup",  required_argument, NULL, OPT_CGROUP },
 		{ "bpf",     no_argument,       NULL, OPT_BPF },
@@ -221,13 +227,17 @@ int run_parse_args(int argc, char **argv, struct run_opts *o,
 		{ "json",    no_argument,       NULL, OPT_JSON },
 		{ "prom",    no_argument,       NULL, OPT_PROM },
 		{ "debugfs", required_argument, NULL, OPT_DEBUGFS },
+		{ "perfetto", required_argument, NULL, OPT_PERFETTO },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "help",    no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c, fmts = 0;
+	int c, fmts = 0, have_interval = 0;
+	char *end;
 
 	memset(o, 0, sizeof(*o));
 	o->bpf = 1;
+	o->interval = 0.5;
 	optind = 0;
 	opterr = 0;
 	/* '+': stop at CMD, so CMD's own options are not ours */
@@ -257,6 +267,23 @@ int run_parse_args(int argc, char **argv, struct run_opts *o,
 		case OPT_DEBUGFS:
 			o->debugfs = optarg;
 			break;
+		case OPT_PERFETTO:
+			if (!*optarg || !strcmp(optarg, "-")) {
+				fmt_into(err, errlen, "--perfetto needs a file name");
+				return -1;
+			}
+			o->perfetto = optarg;
+			break;
+		case OPT_INTERVAL:
+			errno = 0;
+			o->interval = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(o->interval >= 0.001) ||
+			    o->interval > 86400) {
+				fmt_into(err, errlen, "bad --interval '%s' (seconds, 0.001 to 86400)", optarg);
+				return -1;
+			}
+			have_interval = 1;
+			break;
 		case 'h':
 			run_usage(stdout);
 			return 1;
@@ -270,6 +297,10 @@ int run_parse_args(int argc, char **argv, struct run_opts *o,
 	}
 	if (fmts == 3) {
 		fmt_into(err, errlen, "--json and --prom exclude each other");
+		return -1;
+	}
+	if (have_interval && !o->perfetto) {
+		fmt_into(err, errlen, "--interval is the sampling interval of --perfetto; give --perfetto FILE");
 		return -1;
 	}
 	if (optind >= argc) {

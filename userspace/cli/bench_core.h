@@ -98,6 +98,8 @@ struct run_opts {
 	int bpf;		/* 1 default, 0 with --no-bpf */
 	enum run_fmt fmt;
 	const char *debugfs;	/* --debugfs DIR or NULL */
+	const char *perfetto;	/* --perfetto FILE or NULL */
+	double interval;	/* --interval: trace sampling period, s (0.5) */
 	char **cmd;		/* NULL-terminated CMD ARGS... */
 };
 

@@ -6,12 +6,16 @@
  * first sample, the CPU's real signals and shadow sums, and the
  * cumulative verdict counters of the `actual` tracker over the judged
  * idle types (empty when the lb audit is absent).  `-` cells are empty.
+ * With --perfetto FILE the same samples (same cpus table, same numbers)
+ * also go to a Perfetto trace (pfrec.c), with the cgroup levels and the
+ * lb_verdict records; -o is then optional.
  */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/pfrec.h"
 
 static volatile sig_atomic_t record_stop;
 
@@ -24,10 +28,14 @@ static void record_sig(int sig)
 static void record_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s record -i INTERVAL -o FILE.csv [-d DURATION | -n SAMPLES] [--debugfs DIR]\n"
+		"usage: %s record -i INTERVAL {-o FILE.csv | --perfetto FILE | both}\n"
+		"                  [-d DURATION | -n SAMPLES] [--debugfs DIR]\n"
 		"Sample the module every INTERVAL seconds (fractions allowed) into a CSV file,\n"
 		"one row per CPU per sample; stops after DURATION seconds, SAMPLES samples,\n"
-		"or on Ctrl-C.  Header:\n  %s\n",
+		"or on Ctrl-C.  Header:\n  %s\n"
+		"--perfetto FILE also writes the samples as a Perfetto trace (counter tracks\n"
+		"per CPU and per cgroup level, one instant per lb verdict); open it in\n"
+		"ui.perfetto.dev.  The file appears only when the recording succeeded.\n",
 		CLI_NAME, CLI_RECORD_HEADER);
 }
 
@@ -40,8 +48,11 @@ static void cell(FILE *f, const struct dbgfs_table *t, int r, const char *col)
 		fprintf(f, "%llu", (unsigned long long)v);
 }
 
-/* One sample: all CPU rows.  Returns a CLI_EXIT_* status. */
-static int record_sample(FILE *out, double t)
+/*
+ * One sample: all CPU rows to the CSV (when out) and the trace (when pf),
+ * from the same cpus table.  Returns a CLI_EXIT_* status.
+ */
+static int record_sample(FILE *out, struct pfrec *pf, double t, uint64_t ts_ns)
 {
 	static const char *const cols[] = {
 		"load_avg", "runnable_avg", "util_avg", "shadow", "shadow_avg", "nr_running",
@@ -62,8 +73,17 @@ static int record_sample(FILE *out, double t)
 		cli_err("record", "%s (verdict columns left empty)", err.msg);
 	if (have_lb)
 		lb_sum_actual(&lb, &tot);
+	if (pf) {
+		struct dbgfs_table groups;
+		int have_groups = dbgfs_load(cli.debugfs, "groups", &groups, NULL) == 0;
+
+		pfrec_sample(pf, ts_ns, &cpus, have_groups ? &groups : NULL);
+		if (have_groups)
+			dbgfs_free(&groups);
+		pfrec_drain(pf);
+	}
 	cc = dbgfs_col(&cpus, "cpu");
-	for (int r = 0; r < cpus.nrows; r++) {
+	for (int r = 0; out && r < cpus.nrows; r++) {
 		fprintf(out, "%.3f,%s", t, dbgfs_cell(&cpus, r, cc));
 		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 			cell(out, &cpus, r, cols[i]);
@@ -77,7 +97,11 @@ static int record_sample(FILE *out, double t)
 	dbgfs_free(&cpus);
 	if (have_lb)
 		dbgfs_free(&lb);
-	return ferror(out) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	if (pf && pf->w.err) {
+		cli_err("record", "%s: %s", pf->w.path, strerror(pf->w.err));
+		return CLI_EXIT_FAIL;
+	}
+	return out && ferror(out) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 int cmd_record(int argc, char **argv)
@@ -87,13 +111,17 @@ int cmd_record(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "samples", required_argument, NULL, 'n' },
+		{ "perfetto", required_argument, NULL, 'P' },
 		CLI_COMMON_LONGOPTS, { 0 }
 	};
 	double interval = 1.0, duration = 0, t0, next;
+	int64_t boot_off;
 	long samples = 0, n = 0;
-	const char *outpath = NULL;
+	const char *outpath = NULL, *pfpath = NULL;
+	struct pfrec pfr, *pf = NULL;
 	struct sigaction sa;
-	FILE *out;
+	char err[512];
+	FILE *out = NULL;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "hi:o:d:n:", opts, NULL)) != -1) {
@@ -116,6 +144,11 @@ int cmd_record(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
+		case 'P':
+			if (!*optarg)
+				return cli_usage_error("record", "--perfetto needs a file name");
+			pfpath = optarg;
+			break;
 		case ':':
 			return cli_usage_error("record", "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -128,32 +161,60 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("record", "unexpected argument '%s'", argv[optind]);
-	if (!outpath || !*outpath)
-		return cli_usage_error("record", "-o FILE.csv is required");
+	if ((!outpath || !*outpath) && !pfpath)
+		return cli_usage_error("record", "-o FILE.csv (or --perfetto FILE) is required");
+	if (outpath && !*outpath)
+		return cli_usage_error("record", "-o needs a file name");
 	if (duration > 0 && samples > 0)
 		return cli_usage_error("record", "-d and -n are exclusive");
+	if (pfpath && outpath && !strcmp(pfpath, outpath))
+		return cli_usage_error("record", "-o and --perfetto name the same file");
+	if (pfpath && !strcmp(pfpath, "-"))
+		return cli_usage_error("record", "--perfetto needs a file, not stdout");
 
 	rc = cli_check_module("record");
 	if (rc)
 		return rc;
-	out = strcmp(outpath, "-") ? fopen(outpath, "w") : stdout;
-	if (!out) {
-		cli_err("record", "%s: %s", outpath, strerror(errno));
-		return CLI_EXIT_FAIL;
+	/* The trace first: an unwritable place fails before anything is written */
+	if (pfpath) {
+		if (pfrec_open(&pfr, pfpath, err, sizeof(err))) {
+			cli_err("record", "%s", err);
+			return CLI_EXIT_FAIL;
+		}
+		pf = &pfr;
 	}
+	if (outpath) {
+		out = strcmp(outpath, "-") ? fopen(outpath, "w") : stdout;
+		if (!out) {
+			cli_err("record", "%s: %s", outpath, strerror(errno));
+			if (pf)
+				pfrec_abort(pf);
+			return CLI_EXIT_FAIL;
+		}
+	}
+	if (pf && pfrec_verdicts_start(pf))
+		cli_err("record", "lb verdicts not in the trace: %s", pf->lbt_why);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = record_sig;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	record_stop = 0;
 
-	fprintf(out, "%s\n", CLI_RECORD_HEADER);
+	if (out)
+		fprintf(out, "%s\n", CLI_RECORD_HEADER);
+	/* one monotonic reading per sample stamps both the CSV and the trace */
+	boot_off = pf ? pft_boot_offset_ns() : 0;
 	t0 = next = cli_now();
 	while (!record_stop) {
-		rc = record_sample(out, cli_now() - t0);
+		double now = cli_now();
+
+		if (n == 0)	/* time_s counts from the first sample's reading */
+			t0 = now;
+		rc = record_sample(out, pf, now - t0, (uint64_t)((int64_t)(now * 1e9) + boot_off));
 		if (rc)
 			break;
-		fflush(out);
+		if (out)
+			fflush(out);
 		n++;
 		if (samples && n >= samples)
 			break;
@@ -164,11 +225,24 @@ int cmd_record(int argc, char **argv)
 	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	if (out != stdout && fclose(out) != 0 && !rc) {
+	if (out && out != stdout && fclose(out) != 0 && !rc) {
 		cli_err("record", "%s: %s", outpath, strerror(errno));
 		rc = CLI_EXIT_FAIL;
 	}
-	if (!rc && out != stdout)
+	if (pf && !rc) {
+		uint64_t nv = pf->verdicts;
+
+		if (pfrec_finish(pf, err, sizeof(err))) {
+			cli_err("record", "%s", err);
+			rc = CLI_EXIT_FAIL;
+		} else {
+			fprintf(stderr, "recorded %ld samples and %llu lb verdicts to %s\n", n,
+				(unsigned long long)nv, pfpath);
+		}
+	} else if (pf) {
+		pfrec_abort(pf);
+	}
+	if (!rc && out && out != stdout)
 		fprintf(stderr, "recorded %ld samples to %s\n", n, outpath);
 	return rc;
 }

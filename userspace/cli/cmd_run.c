@@ -20,6 +20,7 @@
 #include "cli/bench_core.h"
 #include "cli/latency.h"
 #include "cli/schedstat.h"
+#include "cli/run_trace.h"
 
 #define RUN_TEXT_MAX_CGROUPS	20
 
@@ -55,6 +56,9 @@ struct run_report {
 	char ss_why[320];
 	int ss_version;
 	struct ss_delta ss;
+
+	/* --perfetto */
+	struct run_trace *trace;
 };
 
 /* ------------------------------------------------------------ collection */
@@ -157,7 +161,13 @@ static int run_child(struct run_report *r)
 	/* Like time(1): Ctrl-C goes to CMD, we stay to print the report */
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
-	while (waitpid(pid, &st, 0) < 0) {
+	/* --perfetto: sample the module while waiting (run_trace.c) */
+	if (r->trace && run_trace_wait(r->trace, pid, r->o.interval,
+				       r->cg_used ? r->cg.rel : NULL, &st)) {
+		cli_err("run", "waitpid: %s", strerror(errno));
+		st = 1 << 8;
+	}
+	while (!r->trace && waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR) {
 			cli_err("run", "waitpid: %s", strerror(errno));
 			st = 1 << 8;
@@ -189,6 +199,11 @@ static const char *run_cg_name(const struct run_report *r, int i, char *buf, siz
 static double run_mean_us(const struct lat_cg_val *v)
 {
 	return v->samples ? (double)v->sum_ns / (double)v->samples / 1000.0 : 0;
+}
+
+static const char *run_cg_name_cb(const void *ctx, int i, char *buf, size_t len)
+{
+	return run_cg_name(ctx, i, buf, len);
 }
 
 /* ------------------------------------------------------------ text */
@@ -663,7 +678,7 @@ int cmd_run(int argc, char **argv)
 	struct lat_bpf *b = NULL;
 	struct schedstat before, after;
 	char err[512];
-	int rc, ss_prev = -1, status = CLI_EXIT_FAIL;
+	int rc, ss_prev = -1, status = CLI_EXIT_FAIL, trace_failed = 0;
 
 	r = calloc(1, sizeof(*r));
 	if (!r) {
@@ -680,6 +695,17 @@ int cmd_run(int argc, char **argv)
 	if (r->o.debugfs)
 		cli.debugfs = r->o.debugfs;
 
+	/* The trace file first: an unwritable place fails before anything is touched */
+	if (r->o.perfetto) {
+		r->trace = calloc(1, sizeof(*r->trace));
+		if (!r->trace || run_trace_open(r->trace, r->o.perfetto, cli.debugfs, r->o.cmd,
+						err, sizeof(err))) {
+			cli_err("run", "%s", r->trace ? err : "out of memory");
+			free(r->trace);
+			r->trace = NULL;
+			goto cleanup;
+		}
+	}
 	/* The cgroup first: a bad path should fail before anything is touched */
 	if (r->o.cgroup) {
 		if (cg_create(&r->cg, r->o.cgroup, 0, err, sizeof(err))) {
@@ -691,6 +717,9 @@ int cmd_run(int argc, char **argv)
 	run_module_start(r);
 	if (!r->module_loaded)
 		cli_err("run", "%s; continuing with BPF and /proc/schedstat only", r->module_why);
+
+	if (r->trace)
+		run_trace_start(r->trace, r->module_loaded);
 
 	if (r->o.bpf) {
 		b = lat_bpf_start(r->bpf_why, sizeof(r->bpf_why));
@@ -742,6 +771,19 @@ int cmd_run(int argc, char **argv)
 			cli_err("run", "could not remove cgroup %s (still populated?)", r->cg.dir);
 	}
 
+	if (r->trace) {
+		int trc = run_trace_finish(r->trace, r->exit_status, r->wall_s,
+					   r->bpf_ok ? &r->lat : NULL, run_cg_name_cb, r,
+					   err, sizeof(err));
+
+		free(r->trace);
+		r->trace = NULL;
+		if (trc) {
+			cli_err("run", "%s", err);
+			trace_failed = 1;
+		}
+	}
+
 	switch (r->o.fmt) {
 	case RUN_FMT_JSON:
 		run_print_json(r);
@@ -753,8 +795,12 @@ int cmd_run(int argc, char **argv)
 		run_print_text(r);
 	}
 	fflush(stdout);
-	status = r->exit_status;
+	status = trace_failed ? CLI_EXIT_FAIL : r->exit_status;
 cleanup:
+	if (r->trace) {
+		run_trace_abort(r->trace);
+		free(r->trace);
+	}
 	schedstat_restore(SCHEDSTAT_SYSCTL, ss_prev);
 	lat_bpf_stop(b);
 	if (r->cg_used && r->cg.ncreated)

@@ -1,0 +1,236 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host-side checks for VM scenario 63 (tests/vm/scenarios/63-perfetto.sh):
+# the guest's Perfetto traces decode with `protoc --decode` against the
+# project's userspace/cli/perfetto_trace.proto, and
+#  - record's trace has the CSV's samples and numbers: at every sample,
+#    every CPU's shadow, load_avg, shadow_avg and nr_running counter equals
+#    the CSV cell (an empty cell = no value); the cgroup tracks of the
+#    workload's cgroups are there; every lb verdict instant sits on its
+#    destination CPU's track, carries domain/idle/verdict/pick and lies in
+#    the recording's time span (the tracefs clock is the trace clock);
+#  - run's trace has one slice for the command lasting its wall time, and
+#    the slice's latency arguments are the run report's latency_us.
+#
+#   tests/vm/host/63-perfetto.sh [VM_OUT_DIR]     (default build/vm-out)
+set -u
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+out=${1:-$top/build/vm-out}
+. "$top/tests/lib/tap.sh"
+tap_begin vm-host-perfetto
+proto=$top/userspace/cli/perfetto_trace.proto
+
+if ! command -v protoc >/dev/null; then
+	ok 1 "protoc (protobuf-compiler) installed on the host (make deps)"
+	tap_end
+	exit
+fi
+for f in p63.csv p63.pftrace p63-run.pftrace p63-run.json; do
+	[ -s "$out/$f" ]
+	ok $? "$f exported by the guest"
+done
+decode() { protoc --decode=perfetto.protos.Trace -I"$(dirname "$proto")" "$proto" < "$1"; }
+decode "$out/p63.pftrace" > "$out/p63.pftrace.txt" 2> "$out/p63.decode.err"
+ok $? "record's trace decodes with protoc ($(grep -c '^packet {' "$out/p63.pftrace.txt" 2>/dev/null) packets)"
+decode "$out/p63-run.pftrace" > "$out/p63-run.pftrace.txt" 2>> "$out/p63.decode.err"
+ok $? "run's trace decodes with protoc"
+diag < "$out/p63.decode.err"
+
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) ok 0 "${line#ok - }" ;;
+	"not ok - "*) ok 1 "${line#not ok - }" ;;
+	*) echo "$line" ;;
+	esac
+done < <(python3 - "$out" 2>&1 <<'PY'
+import csv, json, sys
+out = sys.argv[1]
+
+def check(cond, what):
+    print(("ok" if cond else "not ok") + " - " + what)
+
+def unq(v):
+    v = v.strip()
+    if v.startswith('"'):
+        return bytes(v[1:-1], "utf-8").decode("unicode_escape")
+    return v
+
+def parse(path):
+    """protoc's text output -> (tracks {uuid: dict}, events [dict])"""
+    tracks, events = {}, []
+    stack, cur, ann = [], None, []
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        return tracks, events
+    pkt = None
+    for raw in lines:
+        s = raw.strip()
+        if s.endswith("{"):
+            name = s[:-1].strip()
+            stack.append(name)
+            if name == "packet":
+                pkt = {"ts": None}
+            elif name == "track_descriptor":
+                cur = pkt["td"] = {"parent": 0, "counter": False}
+            elif name == "track_event":
+                cur = pkt["te"] = {"args": {}}
+            elif name == "counter" and "td" in pkt:
+                pkt["td"]["counter"] = True
+            elif name in ("debug_annotations", "dict_entries"):
+                ann.append({"name": None, "value": None, "dict": {}})
+            continue
+        if s == "}":
+            name = stack.pop()
+            if name in ("debug_annotations", "dict_entries"):
+                a = ann.pop()
+                v = a["dict"] if a["dict"] else a["value"]
+                (ann[-1]["dict"] if ann else pkt["te"]["args"])[a["name"]] = v
+            elif name == "packet":
+                if "td" in pkt:
+                    t = pkt["td"]
+                    tracks[int(t["uuid"])] = t
+                if "te" in pkt:
+                    e = pkt["te"]
+                    e["ts"] = pkt["ts"]
+                    events.append(e)
+            continue
+        k, _, v = s.partition(":")
+        top = stack[-1] if stack else ""
+        if top == "packet" and k == "timestamp":
+            pkt["ts"] = int(v)
+        elif top == "track_descriptor":
+            cur[k] = unq(v) if k == "name" else int(v)
+        elif top == "track_event":
+            cur[k] = unq(v)
+        elif ann:
+            if k == "name":
+                ann[-1]["name"] = unq(v)
+            else:
+                v = unq(v)
+                try:
+                    v = float(v) if ("." in v or "e" in v) else int(v)
+                except ValueError:
+                    pass
+                ann[-1]["value"] = v
+    return tracks, events
+
+# ---- record: trace vs CSV
+def record_checks():
+    tracks, events = parse(out + "/p63.pftrace.txt")
+    byname = {t["name"]: u for u, t in tracks.items()}
+    counters = {}
+    for e in events:
+        if e.get("type") == "TYPE_COUNTER":
+            counters.setdefault(int(e["track_uuid"]), {})[e["ts"]] = int(e["counter_value"])
+    sample_ts = sorted({e["ts"] for e in events if e.get("type") == "TYPE_COUNTER"})
+    rows = list(csv.DictReader(open(out + "/p63.csv"))) if sample_ts or True else []
+    times = []
+    for r in rows:
+        if r["time_s"] not in times:
+            times.append(r["time_s"])
+    check(len(times) >= 4 and len(times) == len(sample_ts),
+          "record: the trace has the CSV's samples (%d CSV, %d trace)" % (len(times), len(sample_ts)))
+    drift = max((abs((sample_ts[i] - sample_ts[0]) / 1e9 - float(t)) for i, t in enumerate(times)
+                 if i < len(sample_ts)), default=1)
+    check(drift < 0.002, "record: sample times match the CSV's time_s (max drift %.4f s)" % drift)
+    cols = ("shadow", "load_avg", "shadow_avg", "nr_running")
+    n = bad = 0
+    for r in rows:
+        i = times.index(r["time_s"])
+        if i >= len(sample_ts):
+            bad += 1
+            continue
+        for c in cols:
+            u = byname.get("cpu%s %s" % (r["cpu"], c))
+            got = counters.get(u, {}).get(sample_ts[i]) if u else None
+            want = int(r[c]) if r[c] != "" else None
+            n += 1
+            if got != want:
+                bad += 1
+                if bad < 5:
+                    print("# cpu%s %s at sample %d: csv %r trace %r" % (r["cpu"], c, i, want, got))
+    check(n >= 4 * len(times) and bad == 0,
+          "record: every CPU's shadow/load_avg/shadow_avg/nr_running equals the CSV at every sample (%d values, %d differ)" % (n, bad))
+    cg = [t["name"] for t in tracks.values() if "/pf63/a shadow" in t["name"]]
+    cgv = [v for nm in cg for v in counters.get(byname[nm], {}).values()]
+    check(cg and max(cgv or [0]) > 0,
+          "record: per-CPU cgroup tracks of /pf63/a with a non-zero shadow (%d tracks)" % len(cg))
+    cpu_tracks = {u: t["name"] for u, t in tracks.items() if t["name"].startswith("CPU ")}
+    inst = [e for e in events if e.get("type") == "TYPE_INSTANT"]
+    lo, hi = (sample_ts[0] - 1e9, sample_ts[-1] + 1e9) if sample_ts else (0, 0)
+    wrong_track = [e for e in inst if cpu_tracks.get(int(e["track_uuid"])) != "CPU %s" % e["args"].get("dst_cpu")]
+    no_fields = [e for e in inst if not all(k in e["args"] for k in ("domain", "idle", "verdict", "pick"))]
+    bad_verdict = [e for e in inst if e["args"].get("verdict") not in ("right", "wrong", "missed", "none", "void", "busy")]
+    out_of_span = [e for e in inst if not lo <= e["ts"] <= hi]
+    print("# %d verdict instants: %s" % (len(inst), ", ".join(sorted({e["name"] for e in inst}))[:300]))
+    if inst:
+        print("# example: %s at %d on %s: %s" % (inst[0]["name"], inst[0]["ts"],
+              cpu_tracks.get(int(inst[0]["track_uuid"])), inst[0]["args"]))
+    check(inst and not wrong_track and not no_fields and not bad_verdict,
+          "record: every lb verdict instant is on its dst_cpu's track with domain, idle, verdict, pick (%d; %d misplaced, %d incomplete, %d unknown verdict)"
+          % (len(inst), len(wrong_track), len(no_fields), len(bad_verdict)))
+    check(inst and not out_of_span,
+          "record: verdict timestamps (tracefs boot clock) fall within the samples' span +-1 s (%d outside)" % len(out_of_span))
+
+try:
+    record_checks()
+except Exception as e:
+    check(False, "record: trace vs CSV (%r)" % (e,))
+
+# ---- run: slice vs JSON report
+def chk(what, f):
+    try:
+        r = f()
+    except Exception as e:
+        check(False, "%s (%r)" % (what, e))
+        return
+    check(bool(r[0]), what + (" (%s)" % r[1] if len(r) > 1 else ""))
+
+tracks, events = parse(out + "/p63-run.pftrace.txt")
+try:
+    rep = json.load(open(out + "/p63-run.json"))
+except Exception as e:
+    print("# run report: %r" % (e,))
+    rep = {}
+b = [e for e in events if e.get("type") == "TYPE_SLICE_BEGIN"]
+en = [e for e in events if e.get("type") == "TYPE_SLICE_END"]
+args = en[0]["args"] if en else {}
+
+def slice_ok():
+    dur = (en[0]["ts"] - b[0]["ts"]) / 1e9
+    return (len(b) == 1 and len(en) == 1 and b[0]["track_uuid"] == en[0]["track_uuid"]
+            and "bench" in b[0].get("name", "") and abs(dur - rep["wall_s"]) < 0.05,
+            "%.3f s vs %.3f s" % (dur, rep["wall_s"]))
+chk("run: one slice named after the command, lasting its wall time", slice_ok)
+
+def latency_ok():
+    want = {}
+    for c in rep["bpf"].get("cgroups", []):
+        if c["wakeups"] or c["samples"] or c["migrations"]:
+            want["latency " + (c["path"] or "cgid:%d" % c["id"])] = c
+    miss = bad = 0
+    for k, c in want.items():
+        a = args.get(k)
+        if not isinstance(a, dict) or a.get("wakeups") != c["wakeups"] or a.get("samples") != c["samples"]:
+            miss += 1
+            continue
+        for q, v in c["latency_us"].items():
+            if q == "mean":
+                continue
+            key = q + "_us"
+            if v is None:
+                bad += key in a
+            elif abs(a.get(key, -1) - v) > 1e-3 * max(1, abs(v)):
+                bad += 1
+    k = "latency /pf63/run"
+    return (rep["bpf"]["available"] and k in args and miss == 0 and bad == 0,
+            "%d cgroups, %d missing, %d values differ; %s: %s" % (len(want), miss, bad, k, args.get(k)))
+chk("run: the slice carries the report's latency percentiles per cgroup", latency_ok)
+chk("run: the slice's exit_status is the report's (0)",
+    lambda: (args.get("exit_status") == rep["exit_status"] == 0,))
+nsamp = len({e["ts"] for e in events if e.get("type") == "TYPE_COUNTER"})
+check(nsamp >= 3, "run: the module was sampled while the command ran (%d samples)" % nsamp)
+PY
+)
+tap_end

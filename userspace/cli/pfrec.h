@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A recording as a Perfetto trace (`record --perfetto`, `run --perfetto`):
+ * maps the module's cpus and groups files and the lb_verdict records onto
+ * pftrace.h tracks.  Layout (README "Open a run in Perfetto"):
+ *
+ *   CPU <n>                      plain track: one instant per lb verdict
+ *                                whose destination is CPU n
+ *     cpu<n> shadow              counter tracks, one per cpus column in
+ *     cpu<n> load_avg            pfrec_cpu_cols that the file has (extra
+ *     cpu<n> shadow_avg ...      columns are ignored, missing ones skipped)
+ *     cpu<n> <path> shadow       per queued cgroup level (groups file):
+ *     cpu<n> <path> load_avg     0 at samples where it is not queued there
+ *   <command>                    run only: one slice spanning CMD
+ *
+ * Counter values are the files' numbers unchanged; a `-` cell writes no
+ * value at that sample.  Timestamps: CLOCK_BOOTTIME ns.
+ */
+#ifndef SCHED_SHADOW_PFREC_H
+#define SCHED_SHADOW_PFREC_H
+
+#include <stdint.h>
+#include "cli/dbgfs.h"
+#include "cli/pftrace.h"
+#include "cli/lbtrace.h"
+
+#define PFREC_NCOLS	7
+/* The per-CPU counter columns, in track order. */
+extern const char *const pfrec_cpu_cols[PFREC_NCOLS];
+
+struct pfrec_cpu {
+	int cpu;
+	uint64_t track;			/* "CPU n" */
+	uint64_t col[PFREC_NCOLS];	/* counter track per column, 0 if the file lacks it */
+	int have_cols;			/* col[] decided (from the first cpus table) */
+};
+
+struct pfrec_group {
+	int cpu;
+	char *path;			/* escaped, as in the groups file */
+	uint64_t shadow, load_avg;	/* counter tracks */
+	int present;			/* queued at the last sample */
+};
+
+struct pfrec {
+	struct pft_writer w;
+	struct pfrec_cpu *cpus;
+	int ncpus;
+	struct pfrec_group *groups;
+	int ngroups, groups_cap;
+	uint64_t samples, verdicts;
+	/* lb_verdict from tracefs, when available */
+	struct lbtrace lbt;
+	int have_lbt;
+	char lbt_why[256];
+};
+
+/* Open the trace (temporary file beside path); 0 or -1 with err. */
+int pfrec_open(struct pfrec *r, const char *path, char *err, size_t errlen);
+/*
+ * Start reading lb_verdict records; on failure the recording goes on
+ * without verdicts and r->lbt_why says why.  Returns 0 or -1.
+ */
+int pfrec_verdicts_start(struct pfrec *r);
+/* One sample: counters of every CPU row and queued cgroup at ts_ns (groups may be NULL). */
+void pfrec_sample(struct pfrec *r, uint64_t ts_ns, const struct dbgfs_table *cpus,
+		  const struct dbgfs_table *groups);
+/* One verdict instant on its destination CPU's track. */
+void pfrec_verdict(struct pfrec *r, const struct lbv_event *e);
+/* Move the verdict records read so far into the trace. */
+void pfrec_drain(struct pfrec *r);
+/*
+ * Load cpus and groups from debugfs `root`, write a sample, drain the
+ * verdicts.  Returns the dbgfs error of the cpus file (0 on success).
+ */
+int pfrec_sample_debugfs(struct pfrec *r, const char *root, uint64_t ts_ns,
+			 struct dbgfs_error *err);
+/* A plain top-level track (run's command). */
+uint64_t pfrec_track(struct pfrec *r, const char *name);
+/* Stop verdicts, write the file under its name; 0 or -1 with err (nothing left behind). */
+int pfrec_finish(struct pfrec *r, char *err, size_t errlen);
+/* Stop and remove the temporary file. */
+void pfrec_abort(struct pfrec *r);
+
+#endif
