@@ -7,7 +7,7 @@
 # to the cgroup's id (its cgroup2 inode number, an independent oracle), no
 # kernel complaint (sleeping function, lockdep) while they run, and they
 # stop when disabled again.
-# plan: 12
+# plan: 13
 # timeout: 90
 need_module "trace events: module loaded" || return 0
 T=/sys/kernel/tracing
@@ -43,7 +43,15 @@ echo 1 > $T/tracing_on
 bg t9 burn -t 2 -r 5 -s 5 -d 0 -q --cgroup /tr/a
 bg t9s burn -t 1 -r 5 -s 5 -d 0 -q --cgroup "/tr/sp ace"
 bg t9l burn -t 1 -r 5 -s 5 -d 0 -q --cgroup "/tr/$long"
-sleep 1.5
+sleep 0.5
+# a group created while the events run: unknown to the path cache until a
+# miss has it refreshed (irq_work -> work item), never waited for
+ref0=$(awk '$1 == "trace.path_cache.refreshes" { print $2 }' "$SS/info")
+cg_mk /tr/late
+id_late=$(stat -c %i $CG/tr/late)
+bg t9n burn -t 1 -r 5 -s 5 -d 0 -q --cgroup /tr/late
+sleep 1
+ref1=$(awk '$1 == "trace.path_cache.refreshes" { print $2 }' "$SS/info")
 echo 0 > $T/tracing_on
 hse=$(awk '$1 == "hook.pelt_se_tp" { print $2 }' "$SS/info")
 bg_stop
@@ -53,7 +61,7 @@ grep -E 'sched_load_(cfs_rq|se):' $T/trace > /tmp/t9.trace
 ncfs=$(grep -c 'sched_load_cfs_rq:' /tmp/t9.trace)
 nse=$(grep -c 'sched_load_se:' /tmp/t9.trace)
 nun=$(grep -c 'path=(unresolved)' /tmp/t9.trace)
-diag "records: sched_load_cfs_rq $ncfs, sched_load_se $nse ($nun with path=(unresolved), before the path cache's first refresh); examples:"
+diag "records: sched_load_cfs_rq $ncfs, sched_load_se $nse ($nun with path=(unresolved): groups new to the path cache); examples:"
 grep -m 2 'sched_load_cfs_rq:' /tmp/t9.trace | cut -c1-250 | diag
 grep -m 2 'sched_load_se:.*pid=-1 ' /tmp/t9.trace | cut -c1-250 | diag
 grep -m 1 'sched_load_se:.*comm=burn' /tmp/t9.trace | cut -c1-250 | diag
@@ -117,6 +125,15 @@ r=$(cat /tmp/t9.cfs /tmp/t9.se | W=$want awk -v id="$id_long" 'BEGIN { w = ENVIR
 set -- $r
 [ "$2" -gt 0 ] && [ "$3" -eq 0 ] && [ ${#want} -eq 127 ] && ok "trace events: a 144-byte path is cut to 123 bytes + \\... ($2 records)" ||
 	not_ok "trace events: a 144-byte path is cut to 123 bytes + \\..." "cgid $id_long: $1 records, $2 cut as documented, $3 other: $(echo "$4" | cut -c1-200)"
+
+# the late group: (unresolved) at first at most, then its path, and the
+# cache refreshed at least once more on the miss
+r=$(cat /tmp/t9.cfs /tmp/t9.se | awk -v id="$id_late" '$2 == id { n++; if ($1 == "(unresolved)") u++; else if ($1 == "/tr/late") good++; else { bad++; ex = $0 } }
+	END { print n + 0, u + 0, good + 0, bad + 0, ex }')
+set -- $r
+[ "$3" -gt 0 ] && [ "$4" -eq 0 ] && [ "$ref1" -gt "$ref0" ] &&
+	ok "trace events: a group created while tracing is resolved by a refresh ($2 unresolved, then $3 /tr/late; refreshes $ref0 -> $ref1)" ||
+	not_ok "trace events: a group created while tracing is resolved by a refresh" "cgid $id_late: $1 records, $2 unresolved, $3 resolved, $4 other ($5); refreshes $ref0 -> $ref1"
 
 echo 0 > $E/sched_load_cfs_rq/enable
 echo 0 > $E/sched_load_se/enable
