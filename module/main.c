@@ -205,11 +205,15 @@ static int __init shadow_init(void)
 	}
 	if (!enable)
 		static_branch_disable(&shadow_enabled);
-	shadow_stats_init();	/* applies the `stats` parameter (stats.c) */
+	err = shadow_stats_init();	/* applies the `stats` parameter (stats.c) */
+	if (err) {
+		pr_err("not loading: cannot create parameters/stats (%d)\n", err);
+		goto out_free_state;
+	}
 	err = shadow_audit_init(lb_symbol);
 	if (err) {
 		pr_err("not loading: out of memory for the load-balancer audit\n");
-		goto out_free_state;
+		goto out_stats_exit;
 	}
 	err = shadow_debugfs_init();
 	if (err) {
@@ -228,6 +232,8 @@ out_stop_cgpath:
 	shadow_debugfs_exit();
 out_audit_exit:
 	shadow_audit_exit();
+out_stats_exit:
+	shadow_stats_exit();
 out_free_state:
 	shadow_state_free();
 	return err;
@@ -239,6 +245,7 @@ static void __exit shadow_exit(void)
 	shadow_cgpath_stop();
 	shadow_debugfs_exit();
 	shadow_audit_exit();
+	shadow_stats_exit();
 	shadow_state_free();
 }
 
