@@ -5,7 +5,10 @@
 # scripts and whatever other fragments list in VM_EXTRA_FILES.
 #
 #   make vm-kernel [KERNEL=bookworm]   fetch/unpack the kernel into $(CACHE)
-#   make test-vm [KERNEL=bookworm|bullseye|trixie] [VM_SCENARIOS=glob,glob]
+#   make test-vm [KERNEL=...] [VM_SCENARIOS=glob,glob]
+#                KERNEL: bookworm (6.1, default), bookworm-rt (6.1 PREEMPT_RT),
+#                bullseye (5.10), trixie (6.12), trixie-backports (7.3, flat
+#                run queue), sid (7.2); see tests/vm/kernel.sh
 #                [VM_ACCEL=tcg,thread=single]
 #   make test-matrix                   the VM suite on every kernel in MATRIX
 #   make demo                          root vs nested cgroup, side by side
@@ -18,7 +21,7 @@
 # VM_KO=path boots a prebuilt module instead of building one (development).
 
 KERNEL            ?= bookworm
-MATRIX            ?= bullseye bookworm trixie
+MATRIX            ?= bullseye bookworm trixie trixie-backports
 # The matrix runs single-threaded TCG: under multi-threaded TCG one 6.12 run
 # died with an int3 Oops at a jump-label site in ttwu_do_activate (a stale
 # breakpoint byte executed after text_poke_bp finished: cross-modified code
