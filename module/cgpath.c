@@ -53,6 +53,7 @@
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/log2.h>
+#include <linux/mutex.h>
 
 #include "shadow.h"
 #include "cgpath.h"
@@ -115,6 +116,7 @@ static bool shadow_cgpath_ready;		/* between start and stop */
 static void shadow_cgpath_refresh(struct work_struct *work);
 static DECLARE_DELAYED_WORK(shadow_cgpath_work, shadow_cgpath_refresh);
 
+/* Queue a refresh unless stopped (any context: the irq_work runs it in hard IRQ). */
 static void shadow_cgpath_queue(void)
 {
 	unsigned long next = READ_ONCE(shadow_cgpath_last) + msecs_to_jiffies(SHADOW_CGPATH_MIN_MS);
@@ -123,6 +125,14 @@ static void shadow_cgpath_queue(void)
 	if (READ_ONCE(shadow_cgpath_ready))
 		queue_delayed_work(system_wq, &shadow_cgpath_work, delay);
 }
+
+/*
+ * Orders shadow_cgpath_want() against shadow_cgpath_stop(): a want either
+ * queues before `ready` is cleared (and stop cancels it) or sees it
+ * cleared.  The irq_work needs no lock: stop runs after the probes are
+ * gone and waits for it (irq_work_sync) before it cancels the work.
+ */
+static DEFINE_MUTEX(shadow_cgpath_lock);
 
 static void shadow_cgpath_kick_fn(struct irq_work *iw)
 {
@@ -269,20 +279,26 @@ out_free:
  */
 void shadow_cgpath_want(void)
 {
+	mutex_lock(&shadow_cgpath_lock);
 	shadow_cgpath_queue();
+	mutex_unlock(&shadow_cgpath_lock);
 }
 
 /** shadow_cgpath_start() - allow refreshes (module init, before the probes) */
 void shadow_cgpath_start(void)
 {
 	init_irq_work(&shadow_cgpath_kick, shadow_cgpath_kick_fn);
+	mutex_lock(&shadow_cgpath_lock);
 	WRITE_ONCE(shadow_cgpath_ready, true);
+	mutex_unlock(&shadow_cgpath_lock);
 }
 
 /** shadow_cgpath_stop() - stop refreshing and free the table (the probes are gone) */
 void shadow_cgpath_stop(void)
 {
+	mutex_lock(&shadow_cgpath_lock);
 	WRITE_ONCE(shadow_cgpath_ready, false);
+	mutex_unlock(&shadow_cgpath_lock);
 	irq_work_sync(&shadow_cgpath_kick);
 	cancel_delayed_work_sync(&shadow_cgpath_work);
 	synchronize_rcu();
