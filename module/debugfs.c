@@ -22,6 +22,7 @@
 #include "core/parse.h"
 #include "audit.h"
 #include "stats.h"
+#include "cgpath.h"
 
 static struct dentry *shadow_dir;
 
@@ -47,6 +48,7 @@ static int shadow_info_show(struct seq_file *m, void *v)
 	}
 	seq_puts(m, "feature.shadow active\n");
 	seq_puts(m, "feature.trace_events active\n");
+	shadow_cgpath_info(m);
 	/* what differs between kernels, as the BTF described it at build time */
 	seq_printf(m, "btf.cfs_rq.h_nr_running %s\n", KS_cfs_rq__h_nr_running_NAME);
 	seq_printf(m, "btf.sched_entity.sched_delayed %s\n",

@@ -23,6 +23,7 @@
 #include "shadow.h"
 #include "audit.h"
 #include "stats.h"
+#include "cgpath.h"
 
 #define SHADOW_BUDGET_MIN	16
 #define SHADOW_BUDGET_MAX	65536
@@ -46,9 +47,23 @@ MODULE_PARM_DESC(lb_symbol, "function the load-balancer audit probes; must have 
 
 static char *missing_tp;
 module_param(missing_tp, charp, 0444);
-MODULE_PARM_DESC(missing_tp, "testing: behave as if this tracepoint did not exist (pelt_cfs_tp, pelt_se_tp, sched_update_nr_running_tp, sched_switch)");
+MODULE_PARM_DESC(missing_tp, "testing: behave as if this tracepoint did not exist; one of pelt_cfs_tp, pelt_se_tp, sched_update_nr_running_tp, sched_switch (anything else refuses the load)");
 
 unsigned int shadow_checks_passed;
+
+/* missing_tp names one of the hooks shadow.c registers, nothing else. */
+static bool shadow_known_hook(const char *s)
+{
+	const char *name;
+	int i;
+
+	for (i = 0; i < shadow_nr_hooks(); i++) {
+		shadow_hook_state(i, &name);
+		if (!strcmp(s, name))
+			return true;
+	}
+	return false;
+}
 
 /* A kernel symbol name: what kallsyms can hold, nothing that could break a log line. */
 static bool shadow_valid_symbol(const char *s)
@@ -164,8 +179,8 @@ static int __init shadow_init(void)
 	}
 	shadow_walk_budget = walk_budget;
 	if (missing_tp && *missing_tp) {
-		if (!shadow_valid_symbol(missing_tp)) {
-			pr_err("not loading: missing_tp must be a tracepoint name\n");
+		if (!shadow_valid_symbol(missing_tp) || !shadow_known_hook(missing_tp)) {
+			pr_err("not loading: missing_tp must be one of pelt_cfs_tp, pelt_se_tp, sched_update_nr_running_tp, sched_switch\n");
 			return -EINVAL;
 		}
 		shadow_missing_tp = missing_tp;
@@ -190,27 +205,35 @@ static int __init shadow_init(void)
 	}
 	if (!enable)
 		static_branch_disable(&shadow_enabled);
-	shadow_stats_init();	/* applies the `stats` parameter (stats.c) */
+	err = shadow_stats_init();	/* applies the `stats` parameter (stats.c) */
+	if (err) {
+		pr_err("not loading: cannot create parameters/stats (%d)\n", err);
+		goto out_free_state;
+	}
 	err = shadow_audit_init(lb_symbol);
 	if (err) {
 		pr_err("not loading: out of memory for the load-balancer audit\n");
-		goto out_free_state;
+		goto out_stats_exit;
 	}
 	err = shadow_debugfs_init();
 	if (err) {
 		pr_err("not loading: cannot create debugfs directory (%d)\n", err);
 		goto out_audit_exit;
 	}
+	shadow_cgpath_start();	/* the trace events' path cache, before the probes */
 	err = shadow_probes_register();
 	if (err)
-		goto out_remove_debugfs;
+		goto out_stop_cgpath;
 	pr_info("loaded: %u checks passed, BTF of %s\n", shadow_checks_passed, KS_BTF_RELEASE);
 	return 0;
 
-out_remove_debugfs:
+out_stop_cgpath:
+	shadow_cgpath_stop();
 	shadow_debugfs_exit();
 out_audit_exit:
 	shadow_audit_exit();
+out_stats_exit:
+	shadow_stats_exit();
 out_free_state:
 	shadow_state_free();
 	return err;
@@ -219,8 +242,10 @@ out_free_state:
 static void __exit shadow_exit(void)
 {
 	shadow_probes_unregister();
+	shadow_cgpath_stop();
 	shadow_debugfs_exit();
 	shadow_audit_exit();
+	shadow_stats_exit();
 	shadow_state_free();
 }
 

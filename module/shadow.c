@@ -539,6 +539,51 @@ bool shadow_read_scalars(int cpu, struct shadow_scalars *s)
 	return shadow_read(cpu, s, NULL, NULL);
 }
 
+#define SHADOW_READ_NODE_TRIES 4
+
+/**
+ * shadow_read_node() - one cfs_rq of a CPU's last published walk
+ * @cpu:  the CPU
+ * @cgid: the cgroup id of the cfs_rq
+ * @out:  out: its node
+ *
+ * For the trace events, in any context: with @cpu's rq lock held (the
+ * first copy is consistent: the writer holds that lock) or without it
+ * (pelt_se_tp from migrate_task_rq_fair, task_dead_fair,
+ * unregister_fair_sched_group: a writer may be publishing on @cpu).
+ * Lock-free and bounded: SHADOW_READ_NODE_TRIES copies at most, each a
+ * scan of at most SHADOW_MAX_NODES nodes.
+ * Return: true if @cgid was found in a consistent copy.
+ */
+bool shadow_read_node(int cpu, u64 cgid, struct shadow_node *out)
+{
+	struct shadow_cpu *sc = shadow_cpus[cpu];
+	int tries;
+
+	for (tries = 0; tries < SHADOW_READ_NODE_TRIES; tries++) {
+		unsigned int seq = raw_read_seqcount(&sc->seq);
+		bool found = false;
+		u32 i, nr;
+
+		if (seq & 1) {
+			cpu_relax();
+			continue;
+		}
+		smp_rmb();
+		nr = min_t(u32, READ_ONCE(sc->pub.s.nr_nodes), SHADOW_MAX_NODES);
+		for (i = 0; i < nr; i++) {
+			if (READ_ONCE(sc->pub.nodes[i].cgid) == cgid) {
+				*out = sc->pub.nodes[i];
+				found = true;
+				break;
+			}
+		}
+		if (!read_seqcount_retry(&sc->seq, seq))
+			return found;
+	}
+	return false;
+}
+
 /** shadow_reset() - clear every CPU's counters (each writer clears its own on its next walk) */
 void shadow_reset(void)
 {

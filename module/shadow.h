@@ -126,6 +126,7 @@ int shadow_nr_hooks(void);
 bool shadow_read_cpu(int cpu, struct shadow_snap *snap);
 bool shadow_read_scalars(int cpu, struct shadow_scalars *s);
 bool shadow_read_stats(int cpu, struct shadow_scalars *s, struct shadow_stats *stats);
+bool shadow_read_node(int cpu, u64 cgid, struct shadow_node *out);
 void shadow_reset(void);
 
 int shadow_debugfs_init(void);

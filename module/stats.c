@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/mutex.h>
 #include <linux/cpumask.h>
+#include <linux/sysfs.h>
 
 #include "stats.h"
 #include "core/parse.h"
@@ -200,35 +201,125 @@ static void shadow_stats_apply(void)
 		static_branch_disable(&shadow_stats_on);
 }
 
-/** shadow_stats_init() - apply the load-time `stats` parameter */
-int shadow_stats_init(void)
+/*
+ * The `stats` switch: a load-time parameter (`stats=1`) and the file
+ * /sys/module/sched_shadow/parameters/stats (root, 0600).  The file is not
+ * the parameter's own: a parameter's set() gets a NUL-terminated string
+ * without the write's length, so "1\0" followed by any garbage (a 1 MiB
+ * write: sysfs hands over its first page) would read as "1".  The
+ * parameter has no file (perm 0); the module adds its own attribute to the
+ * "parameters" group, whose store() parses the whole write by its length.
+ * Accepted: "0" or "1", optionally followed by one newline; anything else
+ * is -EINVAL and changes nothing.
+ */
+static void shadow_stats_set(bool on)
 {
-	shadow_stats_ready = true;
-	shadow_stats_apply();
-	return 0;
+	mutex_lock(&shadow_stats_lock);
+	shadow_stats_param = on;
+	if (shadow_stats_ready)
+		shadow_stats_apply();
+	mutex_unlock(&shadow_stats_lock);
 }
 
-/* `stats` parameter: 0 or 1 (optionally a newline), the debugfs parser's rules. */
 static int shadow_stats_param_set(const char *val, const struct kernel_param *kp)
 {
 	u64 v;
 
 	if (!val || !shadow_parse_uint(val, strlen(val), 1, &v))
 		return -EINVAL;
-	shadow_stats_param = v;
-	if (shadow_stats_ready)
-		shadow_stats_apply();
+	shadow_stats_set(v);
 	return 0;
-}
-
-static int shadow_stats_param_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%d\n", static_key_enabled(&shadow_stats_on) ? 1 : 0);
 }
 
 static const struct kernel_param_ops shadow_stats_param_ops = {
 	.set = shadow_stats_param_set,
-	.get = shadow_stats_param_get,
 };
-module_param_cb(stats, &shadow_stats_param_ops, NULL, 0600);
+module_param_cb(stats, &shadow_stats_param_ops, NULL, 0);
 MODULE_PARM_DESC(stats, "self-accounting of the hooks in debugfs `stats`, 0 or 1 (default 0; writable at /sys/module/sched_shadow/parameters/stats)");
+
+static ssize_t shadow_stats_attr_show(char *buf)
+{
+	return sysfs_emit(buf, "%d\n", static_key_enabled(&shadow_stats_on) ? 1 : 0);
+}
+
+static ssize_t shadow_stats_attr_store(const char *buf, size_t count)
+{
+	u64 v;
+
+	if (!shadow_parse_uint(buf, count, 1, &v))
+		return -EINVAL;
+	shadow_stats_set(v);
+	return count;
+}
+
+/*
+ * struct module_attribute's callbacks take a const first argument since
+ * 6.14: both forms are here, the compiler picks the one the kernel's
+ * struct declares (no version check).
+ */
+static ssize_t __maybe_unused shadow_stats_show_nc(struct module_attribute *a,
+						   struct module_kobject *mk, char *buf)
+{
+	return shadow_stats_attr_show(buf);
+}
+
+static ssize_t __maybe_unused shadow_stats_show_c(const struct module_attribute *a,
+						  struct module_kobject *mk, char *buf)
+{
+	return shadow_stats_attr_show(buf);
+}
+
+static ssize_t __maybe_unused shadow_stats_store_nc(struct module_attribute *a,
+						    struct module_kobject *mk,
+						    const char *buf, size_t count)
+{
+	return shadow_stats_attr_store(buf, count);
+}
+
+static ssize_t __maybe_unused shadow_stats_store_c(const struct module_attribute *a,
+						   struct module_kobject *mk,
+						   const char *buf, size_t count)
+{
+	return shadow_stats_attr_store(buf, count);
+}
+
+#define SHADOW_MATTR_CB(field, nc, c)							\
+	__builtin_choose_expr(__builtin_types_compatible_p(				\
+		typeof(((struct module_attribute *)NULL)->field), typeof(&(nc))), &(nc), &(c))
+
+static struct module_attribute shadow_stats_mattr = {
+	.attr = { .name = "stats", .mode = 0600 },
+	.show = SHADOW_MATTR_CB(show, shadow_stats_show_nc, shadow_stats_show_c),
+	.store = SHADOW_MATTR_CB(store, shadow_stats_store_nc, shadow_stats_store_c),
+};
+
+static struct attribute *shadow_stats_attrs[] = { &shadow_stats_mattr.attr, NULL };
+
+static const struct attribute_group shadow_stats_group = {
+	.name = "parameters",
+	.attrs = shadow_stats_attrs,
+};
+
+/**
+ * shadow_stats_init() - apply the load-time `stats` parameter, add its file
+ *
+ * Return: 0 or the error of adding parameters/stats (the load is refused).
+ */
+int shadow_stats_init(void)
+{
+	int err = sysfs_merge_group(&THIS_MODULE->mkobj.kobj, &shadow_stats_group);
+
+	if (err)
+		return err;
+	mutex_lock(&shadow_stats_lock);
+	shadow_stats_ready = true;
+	shadow_stats_apply();
+	mutex_unlock(&shadow_stats_lock);
+	return 0;
+}
+
+/** shadow_stats_exit() - remove parameters/stats (the reverse of shadow_stats_init()) */
+void shadow_stats_exit(void)
+{
+	sysfs_unmerge_group(&THIS_MODULE->mkobj.kobj, &shadow_stats_group);
+}

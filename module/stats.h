@@ -48,6 +48,7 @@ DECLARE_STATIC_KEY_FALSE(shadow_stats_on);
 void __shadow_stat_end(int hook, u64 t0);
 void __shadow_stat_walk(unsigned int visited);
 int shadow_stats_init(void);
+void shadow_stats_exit(void);
 void shadow_stats_reset(void);
 void shadow_stats_debugfs_init(struct dentry *dir);
 

@@ -3,8 +3,17 @@
  * sched_shadow trace events.  Field names follow the Android/LISA
  * sched_load_cfs_rq and sched_load_se events (cpu, path, load, rbl_load,
  * util; comm and pid for entities) so trace-cmd, perf and LISA parse them
- * as is; `shadow` (and `shadow_avg`) are added.  The probes format the
- * arguments only when the event is enabled.
+ * as is; `cgid` and `shadow` (and `shadow_avg`) are added.  The probes
+ * format the arguments only when the event is enabled.
+ *
+ * path has Android's meaning: sched_load_cfs_rq's is the cfs_rq's group,
+ * sched_load_se's the group entity's own queue (se->my_q), "(null)" for a
+ * task.  cgid is the id of the cgroup path names (0 for "(null)" and
+ * "(autogroup)").  Paths come from a cache filled in process context
+ * (cgpath.c): escaped like debugfs `groups` (a space is \040), cut to
+ * SHADOW_PATH_LEN - 1 bytes with the marker \... at the end, and
+ * "(unresolved)" when the cache does not know cgid yet.  See
+ * docs/debugfs.md, "Trace events".
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM sched_shadow
@@ -15,19 +24,26 @@
 #include <linux/tracepoint.h>
 #include <linux/string.h>
 
+/* the path field's size: SHADOW_PATH_LEN (shadow.h), spelled out for the format */
 #define SHADOW_TRACE_PATH_LEN 128
 
-TRACE_EVENT(sched_load_cfs_rq,
+/* reg/unreg of the events' consumers (trace_feed.c) */
+int shadow_trace_cfs_rq_reg(void);
+int shadow_trace_se_reg(void);
+void shadow_trace_se_unreg(void);
 
-	TP_PROTO(int cpu, const char *path, unsigned long load,
+TRACE_EVENT_FN(sched_load_cfs_rq,
+
+	TP_PROTO(int cpu, const char *path, u64 cgid, unsigned long load,
 		 unsigned long rbl_load, unsigned long util,
 		 unsigned long long shadow, unsigned long long shadow_avg),
 
-	TP_ARGS(cpu, path, load, rbl_load, util, shadow, shadow_avg),
+	TP_ARGS(cpu, path, cgid, load, rbl_load, util, shadow, shadow_avg),
 
 	TP_STRUCT__entry(
 		__field(int, cpu)
 		__array(char, path, SHADOW_TRACE_PATH_LEN)
+		__field(u64, cgid)
 		__field(unsigned long, load)
 		__field(unsigned long, rbl_load)
 		__field(unsigned long, util)
@@ -38,6 +54,7 @@ TRACE_EVENT(sched_load_cfs_rq,
 	TP_fast_assign(
 		__entry->cpu = cpu;
 		strscpy(__entry->path, path, SHADOW_TRACE_PATH_LEN);
+		__entry->cgid = cgid;
 		__entry->load = load;
 		__entry->rbl_load = rbl_load;
 		__entry->util = util;
@@ -45,32 +62,35 @@ TRACE_EVENT(sched_load_cfs_rq,
 		__entry->shadow_avg = shadow_avg;
 	),
 
-	TP_printk("cpu=%d path=%s load=%lu rbl_load=%lu util=%lu shadow=%llu shadow_avg=%llu",
-		  __entry->cpu, __entry->path, __entry->load, __entry->rbl_load,
-		  __entry->util, __entry->shadow, __entry->shadow_avg)
+	TP_printk("cpu=%d path=%s cgid=%llu load=%lu rbl_load=%lu util=%lu shadow=%llu shadow_avg=%llu",
+		  __entry->cpu, __entry->path, (unsigned long long)__entry->cgid, __entry->load,
+		  __entry->rbl_load, __entry->util, __entry->shadow, __entry->shadow_avg),
+
+	shadow_trace_cfs_rq_reg, NULL
 );
 
 /*
  * perf (issue 6): pelt_se_tp fires for every entity's PELT update and feeds
  * nothing but this event, so the module attaches to it only while this
  * event has a consumer (ftrace, perf, a BPF program): the tracepoint core
- * calls these when the event's first probe comes and its last one goes
- * (shadow.c).
+ * calls shadow_trace_se_reg/unreg when the event's first probe comes and
+ * its last one goes, and they call these (shadow.c).
  */
 int shadow_se_event_reg(void);
 void shadow_se_event_unreg(void);
 
 TRACE_EVENT_FN(sched_load_se,
 
-	TP_PROTO(int cpu, const char *path, const char *comm, int pid,
+	TP_PROTO(int cpu, const char *path, u64 cgid, const char *comm, int pid,
 		 unsigned long load, unsigned long rbl_load, unsigned long util,
 		 unsigned long long shadow),
 
-	TP_ARGS(cpu, path, comm, pid, load, rbl_load, util, shadow),
+	TP_ARGS(cpu, path, cgid, comm, pid, load, rbl_load, util, shadow),
 
 	TP_STRUCT__entry(
 		__field(int, cpu)
 		__array(char, path, SHADOW_TRACE_PATH_LEN)
+		__field(u64, cgid)
 		__array(char, comm, TASK_COMM_LEN)
 		__field(int, pid)
 		__field(unsigned long, load)
@@ -82,6 +102,7 @@ TRACE_EVENT_FN(sched_load_se,
 	TP_fast_assign(
 		__entry->cpu = cpu;
 		strscpy(__entry->path, path, SHADOW_TRACE_PATH_LEN);
+		__entry->cgid = cgid;
 		strscpy(__entry->comm, comm, TASK_COMM_LEN);
 		__entry->pid = pid;
 		__entry->load = load;
@@ -90,11 +111,11 @@ TRACE_EVENT_FN(sched_load_se,
 		__entry->shadow = shadow;
 	),
 
-	TP_printk("cpu=%d path=%s comm=%s pid=%d load=%lu rbl_load=%lu util=%lu shadow=%llu",
-		  __entry->cpu, __entry->path, __entry->comm, __entry->pid,
-		  __entry->load, __entry->rbl_load, __entry->util, __entry->shadow),
+	TP_printk("cpu=%d path=%s cgid=%llu comm=%s pid=%d load=%lu rbl_load=%lu util=%lu shadow=%llu",
+		  __entry->cpu, __entry->path, (unsigned long long)__entry->cgid, __entry->comm,
+		  __entry->pid, __entry->load, __entry->rbl_load, __entry->util, __entry->shadow),
 
-	shadow_se_event_reg, shadow_se_event_unreg
+	shadow_trace_se_reg, shadow_trace_se_unreg
 );
 
 TRACE_EVENT(lb_verdict,

@@ -3,75 +3,106 @@
  * The trace events' feed: formats sched_load_cfs_rq and sched_load_se
  * from the probes in shadow.c, only when the event is enabled.  This file
  * instantiates the module's trace events (CREATE_TRACE_POINTS).
+ *
+ * Contexts: pelt_cfs_tp fires under the rq lock; pelt_se_tp also fires
+ * without it (migrate_task_rq_fair under p->pi_lock only, task_dead_fair,
+ * the select paths, unregister_fair_sched_group from a kworker).  So
+ * nothing here relies on the rq lock: published shadow values are read
+ * through shadow_read_node() (seqcount, bounded), paths through the
+ * lock-free cache in cgpath.c, entity fields with READ_ONCE.  Nothing
+ * walks, nothing sleeps, no lock is taken; every tracepoint probe runs
+ * with preemption disabled, which the path cache's RCU relies on.
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include <linux/cgroup.h>
+#include <linux/build_bug.h>
 
 #include "walk.h"
+#include "cgpath.h"
 #include "trace_feed.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
-static void shadow_cfs_rq_path(const struct cfs_rq *cfs, char *buf, size_t len)
-{
-	struct task_group *tg = ks_cfs_rq_tg(cfs);
-	struct cgroup *cgrp = tg ? READ_ONCE(ks_tg_css(tg)->cgroup) : NULL;
+static_assert(SHADOW_TRACE_PATH_LEN == SHADOW_PATH_LEN);
 
-	if (!cgrp || cgroup_path(cgrp, buf, len) < 0)
-		strscpy(buf, "(autogroup)", len);
+/* The path of a cfs_rq's group for the events (never NULL, never blocks). */
+static const char *shadow_trace_path(u64 cgid)
+{
+	const char *path;
+
+	if (!cgid)	/* CONFIG_SCHED_AUTOGROUP: a task group without a cgroup */
+		return "(autogroup)";
+	path = shadow_cgpath_lookup(cgid);
+	return path ? path : SHADOW_CGPATH_UNRESOLVED;
 }
 
-/* The last published shadow of the cfs_rq with id @cgid on @sc (caller holds the rq lock). */
-static const struct shadow_node *shadow_find_node(struct shadow_cpu *sc, u64 cgid)
+/* The published shadow of the cfs_rq @cgid on @rq's CPU, 0 if none can be read. */
+static bool shadow_trace_node(struct rq *rq, u64 cgid, struct shadow_node *n)
 {
-	u32 i;
-
-	for (i = 0; i < sc->pub.s.nr_nodes; i++)
-		if (sc->pub.nodes[i].cgid == cgid)
-			return &sc->pub.nodes[i];
-	return NULL;
+	if (!rq || !shadow_cpu_of(rq))
+		return false;
+	return shadow_read_node(ks_rq_cpu(rq), cgid, n);
 }
 
 noinline void shadow_trace_cfs_rq(struct cfs_rq *cfs, struct rq *rq)
 {
-	struct shadow_cpu *sc = shadow_cpu_of(rq);
 	const struct sched_avg *avg = ks_cfs_rq_avg(cfs);
-	const struct shadow_node *n = sc ? shadow_find_node(sc, ks_cfs_rq_cgid(cfs)) : NULL;
-	char path[SHADOW_TRACE_PATH_LEN];
+	u64 cgid = ks_cfs_rq_cgid(cfs);
+	struct shadow_node n;
+	bool ok = shadow_trace_node(rq, cgid, &n);
 
-	shadow_cfs_rq_path(cfs, path, sizeof(path));
-	trace_sched_load_cfs_rq(ks_rq_cpu(rq), path, READ_ONCE(avg->load_avg),
-				READ_ONCE(avg->runnable_avg), READ_ONCE(avg->util_avg),
-				n ? shadow_fp_round(n->shadow_fp) : 0,
-				n ? shadow_fp_round(n->shadow_avg_fp) : 0);
+	trace_sched_load_cfs_rq(ks_rq_cpu(rq), shadow_trace_path(cgid), cgid,
+				READ_ONCE(avg->load_avg), READ_ONCE(avg->runnable_avg),
+				READ_ONCE(avg->util_avg),
+				ok ? shadow_fp_round(n.shadow_fp) : 0,
+				ok ? shadow_fp_round(n.shadow_avg_fp) : 0);
 }
 
 noinline void shadow_trace_se(struct sched_entity *se)
 {
-	struct cfs_rq *cfs = se->cfs_rq;
-	struct rq *rq = ks_cfs_rq_rq(cfs);
-	char path[SHADOW_TRACE_PATH_LEN];
-	u64 shadow = READ_ONCE(se->avg.load_avg);
+	struct cfs_rq *cfs = READ_ONCE(se->cfs_rq);
+	struct cfs_rq *my_q = READ_ONCE(se->my_q);
+	struct rq *rq = cfs ? ks_cfs_rq_rq(cfs) : NULL;
+	int cpu = rq ? ks_rq_cpu(rq) : -1;
 
-	shadow_cfs_rq_path(cfs, path, sizeof(path));
-	if (se->my_q) {
-		/* a group entity: its contribution to the parent, from the last walk */
-		struct shadow_cpu *sc = shadow_cpu_of(rq);
-		const struct shadow_node *n = sc ? shadow_find_node(sc, ks_cfs_rq_cgid(se->my_q)) : NULL;
+	if (my_q) {
+		/* a group entity: its own queue's path, its contribution from the last walk */
+		u64 cgid = ks_cfs_rq_cgid(my_q);
+		struct shadow_node n;
+		u64 shadow = 0;
 
-		shadow = n ? shadow_fp_round(shadow_group_contrib(n->shadow_fp, n->se_weight,
-								  n->cfs_weight)) : 0;
-		trace_sched_load_se(ks_rq_cpu(rq), path, "(null)", -1, READ_ONCE(se->avg.load_avg),
-				    READ_ONCE(se->avg.runnable_avg), READ_ONCE(se->avg.util_avg),
-				    shadow);
+		if (shadow_trace_node(rq, cgid, &n))
+			shadow = shadow_fp_round(shadow_group_contrib(n.shadow_fp, n.se_weight,
+								      n.cfs_weight));
+		trace_sched_load_se(cpu, shadow_trace_path(cgid), cgid, "(null)", -1,
+				    READ_ONCE(se->avg.load_avg), READ_ONCE(se->avg.runnable_avg),
+				    READ_ONCE(se->avg.util_avg), shadow);
 	} else {
 		struct task_struct *p = container_of(se, struct task_struct, se);
 
-		trace_sched_load_se(ks_rq_cpu(rq), path, p->comm, task_pid_nr(p),
+		/* a task: no queue of its own, Android's "(null)" */
+		trace_sched_load_se(cpu, "(null)", 0, p->comm, task_pid_nr(p),
 				    READ_ONCE(se->avg.load_avg), READ_ONCE(se->avg.runnable_avg),
-				    READ_ONCE(se->avg.util_avg), shadow);
+				    READ_ONCE(se->avg.util_avg), READ_ONCE(se->avg.load_avg));
 	}
 }
 
+/* An event's first consumer asks for a path table (cgpath.c); it stays until unload. */
+int shadow_trace_cfs_rq_reg(void)
+{
+	shadow_cgpath_want();
+	return 0;
+}
+
+int shadow_trace_se_reg(void)
+{
+	shadow_cgpath_want();
+	return shadow_se_event_reg();
+}
+
+void shadow_trace_se_unreg(void)
+{
+	shadow_se_event_unreg();
+}

@@ -42,7 +42,11 @@ while read -r off kind; do
 	# .BTF checks decide whether the output is usable
 	tail -c +$((off + 1)) "$VMLINUZ" | "${dec[@]}" > "$tmp" 2>/dev/null || true
 	if [ "$(head -c 4 "$tmp" | od -An -c | tr -d ' ')" = '177ELF' ]; then
-		if readelf -S --wide "$tmp" 2>/dev/null | grep -q ' \.BTF '; then
+		# the section table into a variable first: `readelf | grep -q`
+		# under pipefail fails when grep exits before readelf's last
+		# write (SIGPIPE), at random, once the table exceeds a pipe write
+		sections=$(readelf -S --wide "$tmp" 2>/dev/null || true)
+		if grep -q ' \.BTF ' <<< "$sections"; then
 			found="$kind payload at offset $off"
 			break
 		fi

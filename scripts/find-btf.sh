@@ -41,7 +41,13 @@ esac
 is_elf() { [ "$(head -c 4 "$1" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ]; }
 # raw BTF starts with the magic 0xeb9f (little endian on x86)
 is_raw_btf() { [ "$(head -c 2 "$1" 2>/dev/null | od -An -tx1 | tr -d ' ')" = '9feb' ]; }
-has_btf_section() { readelf -S --wide "$1" 2>/dev/null | grep -q ' \.BTF '; }
+# (never `readelf | grep -q` under pipefail: when grep exits first, readelf
+# dies of SIGPIPE and the check fails at random; read the table, then grep)
+has_btf_section() {
+	local sections
+	sections=$(readelf -S --wide "$1" 2>/dev/null) || return 1
+	grep -q ' \.BTF ' <<< "$sections"
+}
 # the release in the "Linux version X (" banner, as userspace/btfgen reads it
 banner() { LC_ALL=C grep -a -o -m1 -E 'Linux version [A-Za-z0-9._+~-]+ \(' "$1" 2>/dev/null |
 	head -n1 | sed -E 's/^Linux version ([^ ]+) \($/\1/'; }

@@ -160,6 +160,64 @@ else
 	ok 1 "pelt-count binary exists ($PC)"
 fi
 
+# btfgen on the host kernel's own BTF (6.18 here): the real manifest must
+# resolve, and every offset it writes must equal bpftool's reading of the
+# same BTF (an independent dump, anonymous members followed).
+BTFGEN=$top/build/btfgen
+if [ ! -r /sys/kernel/btf/vmlinux ]; then
+	tap_skip "btfgen on the host's BTF" "no /sys/kernel/btf/vmlinux (host kernel without CONFIG_DEBUG_INFO_BTF)"
+elif ! command -v bpftool >/dev/null || [ ! -x "$BTFGEN" ]; then
+	ok 1 "btfgen on the host's BTF: bpftool and $BTFGEN present"
+else
+	"$BTFGEN" --manifest "$top/module/kstruct.fields" -o "$tmp/host_kstruct.h" 2>"$tmp/btfgen.err"; rc=$?
+	[ $rc -eq 0 ] && grep -q "^#define KS_BTF_RELEASE \"$(uname -r)\"$" "$tmp/host_kstruct.h"
+	ok $? "btfgen resolves module/kstruct.fields on the host's BTF ($(uname -r))"
+	[ $rc -eq 0 ] || diag <"$tmp/btfgen.err"
+	bpftool btf dump file /sys/kernel/btf/vmlinux format raw >"$tmp/btf.raw" 2>/dev/null
+	python3 - "$tmp/host_kstruct.h" "$tmp/btf.raw" >"$tmp/btfcheck.out" 2>&1 <<'PY'
+import re, sys
+hdr, raw = open(sys.argv[1]).read(), open(sys.argv[2])
+types, by_name, cur = {}, {}, None
+for line in raw:
+    m = re.match(r"\[(\d+)\] (\w+) '([^']*)'(.*)", line)
+    if m:
+        tid, kind, name = int(m.group(1)), m.group(2), m.group(3)
+        extra = re.search(r"type_id=(\d+)", m.group(4))
+        cur = types[tid] = (kind, name, [], int(extra.group(1)) if extra else 0)
+        if kind == "STRUCT":
+            by_name.setdefault(name, tid)
+        continue
+    m = re.match(r"\s+'([^']*)' type_id=(\d+) bits_offset=(\d+)", line)
+    if m and cur:
+        cur[2].append((m.group(1), int(m.group(2)), int(m.group(3))))
+def strip(tid):
+    while types[tid][0] in ("TYPEDEF", "CONST", "VOLATILE", "RESTRICT", "TYPE_TAG"):
+        tid = types[tid][3]
+    return tid
+def find(tid, field, base=0):
+    for name, t, off in types[tid][2]:
+        if name == field:
+            return base + off
+        if name == "(anon)" and types[strip(t)][0] in ("STRUCT", "UNION"):
+            r = find(strip(t), field, base + off)
+            if r is not None:
+                return r
+    return None
+n = bad = 0
+for s, f, off in re.findall(r"#define KS_(\w+?)__(\w+)_OFF (\d+)", hdr):
+    name = re.search(r'#define KS_%s__%s_NAME "(\w+)"' % (s, f), hdr)
+    real = find(by_name[s], name.group(1) if name else f) if s in by_name else None
+    n += 1
+    if real is None or real % 8 or real // 8 != int(off):
+        bad += 1
+        print("%s.%s: btfgen %s, bpftool %s" % (s, f, off, "missing" if real is None else real / 8))
+print("%d offsets compared, %d differ" % (n, bad))
+sys.exit(0 if n > 20 and bad == 0 else 1)
+PY
+	ok $? "btfgen's offsets on the host's BTF equal bpftool's ($(tail -n1 "$tmp/btfcheck.out"))"
+	head -n 5 "$tmp/btfcheck.out" | diag
+fi
+
 # Leftovers from a failed run would confuse the next one
 rmdir "$cgmnt/$CG/nested" "$cgmnt/$CG" 2>/dev/null
 tap_end

@@ -9,7 +9,8 @@
 #
 # The packages installed are read from the two .debs' Depends (the
 # compiler, e.g. linux-compiler-gcc-10-x86 or gcc-14, and the kbuild's
-# libraries), plus make, libc6-dev and dwarves (pahole, for module BTF).  Nothing on
+# libraries), plus make, libc6-dev, dwarves (pahole, for module BTF) and
+# binutils (7.x's gcc-N-for-host does not pull in the assembler).  Nothing on
 # the host is installed or changed; the chroot is rebuilt when the wanted
 # package set changes (a stamp records it).
 set -euo pipefail
@@ -24,13 +25,14 @@ log() { echo "toolchain: $*" >&2; }
 
 # Package names from a Depends field, alternatives reduced to the first
 # and version constraints dropped; linux-* packages (headers, image, base)
-# are provided by the unpacked cache, not installed in the chroot.
+# are provided by the unpacked cache, not installed in the chroot (7.x's
+# linux-base-<release> too).
 deps_from() {
 	dpkg-deb -f "$1" Depends | tr ',' '\n' | sed -E 's/\|.*//; s/\(.*\)//; s/[[:space:]]//g' |
-		grep -v -e '^$' -e '^linux-headers-' -e '^linux-image-' -e '^linux-kbuild-' -e '^linux-base$' || true
+		grep -v -e '^$' -e '^linux-headers-' -e '^linux-image-' -e '^linux-kbuild-' -e '^linux-base' || true
 }
 
-want=$(printf '%s\n' make libc6-dev dwarves $(deps_from "$HDR_DEB") $(deps_from "$KB_DEB") | sort -u | tr '\n' ' ')
+want=$(printf '%s\n' make libc6-dev dwarves binutils $(deps_from "$HDR_DEB") $(deps_from "$KB_DEB") | sort -u | tr '\n' ' ')
 stamp=$CH/.sched_shadow-toolchain
 if [ "$(cat "$stamp" 2>/dev/null)" = "$SUITE: $want" ]; then
 	exit 0

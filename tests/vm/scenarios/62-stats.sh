@@ -52,4 +52,11 @@ bad=
 for w in 2 x -1 "1 " "01x"; do
 	printf '%s' "$w" > $P 2>/dev/null && bad="$bad '$w'"
 done
+# one write(2) each: a valid value followed by a NUL and garbage (a
+# parameter's set() would see only "1"), and 100 KiB of that
+junk=$(awk 'BEGIN { while (i++ < 100000) printf "x" }')
+for w in '1\0000' '1\0000garbage' '1\n\0000' "1\\0000$junk"; do
+	r=$(wr -e $P "$w")
+	[ "$r" = "error EINVAL" ] || bad="$bad '$(echo "$w" | cut -c1-16)'->$r"
+done
 [ -z "$bad" ] && [ "$(cat $P)" = 0 ] && ok "stats: parameter rejects bad input" || not_ok "stats: parameter rejects bad input" "accepted:$bad"

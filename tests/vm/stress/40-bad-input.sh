@@ -118,6 +118,8 @@ stats=2
 stats=-1
 stats=abc
 stats=
+missing_tp=no_such_tp
+missing_tp=pelt_cfs_tp_
 lb_symbol=%s%s%s%n%p
 lb_symbol="a b"
 NL
