@@ -24,7 +24,7 @@
 # VM_KO=path boots a prebuilt module instead of building one (development).
 
 KERNEL            ?= bookworm
-MATRIX            ?= bullseye bookworm trixie trixie-backports
+MATRIX            ?= bullseye bookworm trixie trixie-backports sid
 # The matrix runs single-threaded TCG: under multi-threaded TCG one 6.12 run
 # died with an int3 Oops at a jump-label site in ttwu_do_activate (a stale
 # breakpoint byte executed after text_poke_bp finished: cross-modified code
