@@ -210,9 +210,12 @@ def report(ddir, kernels, data):
 
 
 def main(argv):
-    if len(argv) < 2 or argv[0] in ("-h", "--help"):
+    if argv and argv[0] in ("-h", "--help"):
         print(__doc__.strip())
-        return 0 if argv and argv[0] in ("-h", "--help") else 2
+        return 0
+    if len(argv) < 2 or not os.path.isdir(argv[0]):
+        print("usage: compare-report.py DIR KERNEL [KERNEL...] (DIR: an existing directory)", file=sys.stderr)
+        return 2
     ddir, kernels = argv[0], argv[1:]
     data = {k: load_kernel(ddir, k) for k in kernels}
     bad = 0
