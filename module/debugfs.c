@@ -23,6 +23,7 @@
 #include "audit.h"
 #include "stats.h"
 #include "cgpath.h"
+#include "walk.h"
 
 static struct dentry *shadow_dir;
 
@@ -46,7 +47,8 @@ static int shadow_info_show(struct seq_file *m, void *v)
 		state = shadow_hook_state(i, &name);
 		seq_printf(m, "hook.%s %s\n", name, state);
 	}
-	seq_puts(m, "feature.shadow active\n");
+	seq_printf(m, "feature.shadow %s\n",
+		   READ_ONCE(shadow_layout_bad) ? "inactive:layout-not-understood" : "active");
 	seq_puts(m, "feature.trace_events active\n");
 	shadow_cgpath_info(m);
 	/* what differs between kernels, as the BTF described it at build time */
@@ -54,6 +56,10 @@ static int shadow_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "btf.sched_entity.sched_delayed %s\n",
 		   HAS_KS_sched_entity__sched_delayed ? "present" : "absent");
 	seq_printf(m, "btf.sched_switch.args %d\n", KS_NARGS_btf_trace_sched_switch);
+	seq_printf(m, "btf.cfs_rq.h_curr %s\n", KS_FLAT_RUNQUEUE ? "present" : "absent");
+	seq_printf(m, "layout %s%s\n", shadow_walk_layout(),
+		   READ_ONCE(shadow_layout_bad) ? ":not-understood" : "");
+	seq_printf(m, "walk %s\n", KS_FLAT_RUNQUEUE ? "flat:climb-parents" : "hierarchical:rbtree-dfs");
 	shadow_audit_info(m);
 	return 0;
 }
@@ -78,8 +84,8 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 		return -ENOMEM;
 	seq_puts(m, "# sched_shadow cpus v1\n"
 		 "cpu online nr_running h_nr_running movable load_avg runnable_avg util_avg "
-		 "weight capacity shadow shadow_avg samples div_mean div_max shadow_mean "
-		 "real_mean published discarded over_budget\n");
+		 "weight capacity shadow shadow_avg shadow_fresh h_load samples div_mean div_max "
+		 "shadow_mean real_mean fresh_mean h_load_mean published discarded over_budget\n");
 	for_each_possible_cpu(cpu) {
 		struct shadow_divmeans dm;
 		bool online = cpu_online(cpu);
@@ -97,6 +103,8 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 		shadow_print_u64_or_dash(m, live, s.capacity);
 		shadow_print_u64_or_dash(m, live, shadow_fp_round(s.shadow_fp));
 		shadow_print_u64_or_dash(m, live, shadow_fp_round(s.shadow_avg_fp));
+		shadow_print_u64_or_dash(m, live, shadow_fp_round(s.shadow_fresh_fp));
+		shadow_print_u64_or_dash(m, live, s.h_load);
 		shadow_divstat_means(&st->div, &dm);
 		ok = ok && st->div.samples;
 		shadow_print_u64_or_dash(m, true, ok ? st->div.samples : 0);
@@ -104,6 +112,8 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 		shadow_print_u64_or_dash(m, ok, st->div.max_absdiff);
 		shadow_print_u64_or_dash(m, ok, dm.shadow);
 		shadow_print_u64_or_dash(m, ok, dm.real);
+		shadow_print_u64_or_dash(m, ok, dm.fresh);
+		shadow_print_u64_or_dash(m, ok, dm.h_load);
 		seq_printf(m, " %llu %llu %llu\n", st->published, st->discarded, st->over_budget);
 	}
 	kfree(st);
@@ -126,7 +136,7 @@ static int shadow_groups_show(struct seq_file *m, void *v)
 	}
 	seq_puts(m, "# sched_shadow groups v1\n"
 		 "cpu cgid depth se_weight cfs_weight load_avg runnable_avg util_avg "
-		 "task_load nr_tasks h_tasks shadow shadow_avg path\n");
+		 "task_load nr_tasks h_tasks shadow shadow_avg shadow_fresh h_load path\n");
 	for_each_online_cpu(cpu) {
 		u32 i;
 
@@ -142,10 +152,11 @@ static int shadow_groups_show(struct seq_file *m, void *v)
 				seq_printf(m, "%llu", n->se_weight);
 			else
 				seq_putc(m, '-');
-			seq_printf(m, " %llu %llu %llu %llu %llu %u %u %llu %llu ",
+			seq_printf(m, " %llu %llu %llu %llu %llu %u %u %llu %llu %llu %llu ",
 				   n->cfs_weight, n->load_avg, n->runnable_avg, n->util_avg,
 				   n->task_load, n->nr_tasks, n->h_tasks,
-				   shadow_fp_round(n->shadow_fp), shadow_fp_round(n->shadow_avg_fp));
+				   shadow_fp_round(n->shadow_fp), shadow_fp_round(n->shadow_avg_fp),
+				   shadow_fp_round(n->shadow_fresh_fp), n->h_load);
 			seq_escape(m, path, " \t\n\\");
 			seq_putc(m, '\n');
 		}

@@ -91,6 +91,23 @@ static __always_inline struct rq *ks_cfs_rq_rq(const struct cfs_rq *cfs)
 	return READ_ONCE(*KS_ADDR(struct rq *const, cfs, cfs_rq, rq));
 }
 
+/*
+ * How far this cfs_rq's PELT clock is behind rq_clock_pelt(): the time its
+ * hierarchy spent throttled (cfs_rq_clock_pelt()).  0 without
+ * CONFIG_CFS_BANDWIDTH, where every cfs_rq runs on the rq's clock.
+ */
+static __always_inline u64 ks_cfs_rq_throttled_pelt_time(const struct cfs_rq *cfs)
+{
+#if HAS_KS_cfs_rq__throttled_clock_pelt_time
+	return READ_ONCE(*KS_ADDR(const u64, cfs, cfs_rq, throttled_clock_pelt_time));
+#else
+	return 0;
+#endif
+}
+
+/* 7.3+ single run queue: the entity on the running path at this level. */
+#define KS_FLAT_RUNQUEUE HAS_KS_cfs_rq__h_curr
+
 static __always_inline struct task_group *ks_cfs_rq_tg(const struct cfs_rq *cfs)
 {
 	return READ_ONCE(*KS_ADDR(struct task_group *const, cfs, cfs_rq, tg));
@@ -195,6 +212,12 @@ static __always_inline unsigned long ks_sgc_capacity(const struct sched_group_ca
 	return READ_ONCE(*KS_ADDR(const unsigned long, sgc, sched_group_capacity, capacity));
 }
 
+#if HAS_KS_cfs_rq__throttled_clock_pelt_time
+#define KS_THROTTLED_PELT_SIZE_OK (KS_cfs_rq__throttled_clock_pelt_time_SIZE == sizeof(u64))
+#else
+#define KS_THROTTLED_PELT_SIZE_OK 1
+#endif
+
 #if HAS_KS_sched_entity__sched_delayed
 #define KS_SE_DELAYED_SIZE_OK (KS_sched_entity__sched_delayed_SIZE == 1)
 #else
@@ -219,8 +242,17 @@ static __always_inline unsigned long ks_sgc_capacity(const struct sched_group_ca
 	  "sched_entity.cfs_rq offset")						\
 	X(KS_sched_entity__my_q_OFF == offsetof(struct sched_entity, my_q),	\
 	  "sched_entity.my_q offset")						\
+	X(KS_sched_entity__parent_OFF == offsetof(struct sched_entity, parent),	\
+	  "sched_entity.parent offset")					\
 	X(KS_sched_entity__avg_OFF == offsetof(struct sched_entity, avg),	\
 	  "sched_entity.avg offset")						\
+	X(KS_sched_avg__last_update_time_OFF ==				\
+	  offsetof(struct sched_avg, last_update_time),			\
+	  "sched_avg.last_update_time offset")					\
+	X(KS_sched_avg__load_sum_OFF == offsetof(struct sched_avg, load_sum),	\
+	  "sched_avg.load_sum offset")						\
+	X(KS_sched_avg__period_contrib_OFF == offsetof(struct sched_avg, period_contrib), \
+	  "sched_avg.period_contrib offset")					\
 	X(KS_sched_avg__load_avg_OFF == offsetof(struct sched_avg, load_avg),	\
 	  "sched_avg.load_avg offset")						\
 	X(KS_sched_avg__runnable_avg_OFF == offsetof(struct sched_avg, runnable_avg), \
@@ -262,7 +294,8 @@ static __always_inline unsigned long ks_sgc_capacity(const struct sched_group_ca
 	X(KS_sched_group__sgc_SIZE == sizeof(void *), "sched_group.sgc size")	\
 	X(KS_sched_group_capacity__capacity_SIZE == sizeof(unsigned long),	\
 	  "sched_group_capacity.capacity size")					\
-	X(KS_SE_DELAYED_SIZE_OK, "sched_entity.sched_delayed size")
+	X(KS_SE_DELAYED_SIZE_OK, "sched_entity.sched_delayed size")		\
+	X(KS_THROTTLED_PELT_SIZE_OK, "cfs_rq.throttled_clock_pelt_time size")
 
 /* Returns NULL when every check holds, else the description of the first failure. */
 const char *kstruct_check_layout(void);

@@ -86,8 +86,9 @@ static void shadow_update(struct shadow_cpu *sc, struct rq *rq)
 	switch (res) {
 	case SHADOW_WALK_OK:
 		sc->stats.published++;
-		shadow_divstat_add(&sc->stats.div, s.time_ns, shadow_fp_round(s.shadow_fp),
-				   s.load_avg);
+		shadow_divstat_add(&sc->stats.div, s.time_ns, &(struct shadow_divsample) {
+			shadow_fp_round(s.shadow_fp), shadow_fp_round(s.shadow_fresh_fp),
+			s.h_load, s.load_avg });
 		sc->pub.s = s;
 		memcpy(sc->pub.nodes, sc->work, s.nr_nodes * sizeof(sc->work[0]));
 		break;
@@ -422,6 +423,7 @@ void shadow_probes_unregister(void)
 	/* a reg/unreg callback that saw `ready` finished before the unreg above took the tracepoint mutex */
 	cancel_work_sync(&shadow_se_work);
 	tracepoint_synchronize_unregister();
+	shadow_walk_exit();	/* walk.c: a pending layout warning */
 }
 
 /* ---- state and readers ---- */
@@ -445,6 +447,14 @@ int shadow_state_alloc(void)
 			kfree(sc);
 			goto out_free;
 		}
+		if (KS_FLAT_RUNQUEUE) {	/* walk_flat.c's table (walk.h) */
+			sc->flat = shadow_flat_alloc(cpu_to_node(cpu));
+			if (!sc->flat) {
+				kfree(sc->frames);
+				kfree(sc);
+				goto out_free;
+			}
+		}
 		seqcount_init(&sc->seq);
 		sc->stats.gen = atomic_read(&shadow_reset_gen);
 		shadow_cpus[cpu] = sc;
@@ -466,6 +476,7 @@ void shadow_state_free(void)
 	for_each_possible_cpu(cpu) {
 		if (shadow_cpus[cpu]) {
 			kfree(shadow_cpus[cpu]->frames);
+			shadow_flat_free(shadow_cpus[cpu]->flat);
 			kfree(shadow_cpus[cpu]);
 		}
 	}

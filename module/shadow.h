@@ -25,6 +25,8 @@ struct shadow_node {
 	u64 cgid;
 	u64 shadow_fp;
 	u64 shadow_avg_fp;
+	u64 shadow_fresh_fp;	/* shadow with each task's load_avg projected to now (core/pelt_math.h) */
+	u64 h_load;		/* this cfs_rq's h_load as update_cfs_rq_h_load() computes it */
 	u64 se_weight;		/* w(G) of the owning group entity, 0 for root */
 	u64 cfs_weight;		/* W: load.weight of this cfs_rq */
 	u64 load_avg;
@@ -63,8 +65,10 @@ struct shadow_scalars {
 	u64 capacity;
 	u64 shadow_fp;
 	u64 shadow_avg_fp;
+	u64 shadow_fresh_fp;	/* shadow with every queued task's load_avg brought to
+				 * its cfs_rq's PELT clock (walk.c, core/pelt_math.h) */
 	u64 h_load;		/* sum of task_h_load() over queued tasks, as the kernel
-				 * computes it (issue 15; 0 until the walk fills it) */
+				 * computes it (walk.c, shadow_h_load_scale()) */
 	u32 nr_running;
 	u32 h_nr_running;
 	u32 movable;		/* work to give: queued, not running, may move */
@@ -90,6 +94,7 @@ struct shadow_stats {
 };
 
 struct shadow_frame;
+struct shadow_flat;
 
 /*
  * Per-CPU state, indexed by the rq's CPU.  Every writer holds that rq's
@@ -105,6 +110,7 @@ struct shadow_cpu {
 	atomic_t busy;
 	atomic_long_t contended;
 	struct shadow_frame *frames;
+	struct shadow_flat *flat;	/* walk_flat.c's work area, 7.3+ layout only */
 	u64 pelt_pub_lut;	/* root avg.last_update_time of the last publish (perf, issue 6) */
 	struct shadow_node work[SHADOW_MAX_NODES];
 } ____cacheline_aligned;

@@ -3,50 +3,107 @@
  * The shadow walk (hierarchical run queues): under a CPU's rq lock, walk
  * the root cfs_rq's queued entities (rbtree plus curr) down through group
  * entities and compute for every queued cfs_rq the shadow hierarchical
- * runnable sum (Tejun Heo's formula), its shadow_avg variant, the weights
- * and the tasks with work to give.  shadow.c decides when to walk and
- * publishes the result.
+ * runnable sum (Tejun Heo's formula), its shadow_avg variant, shadow_fresh
+ * (the same sum with every queued task's load_avg projected to its cfs_rq's
+ * PELT clock, core/pelt_math.h), the sum of task_h_load(), the weights and
+ * the tasks with work to give.  shadow.c decides when to walk and publishes
+ * the result.  On the 7.3+ single run queue walk_flat.c does the same.
  *
  * Hot-path rules: no allocation, no sleeping, no lock other than the rq
  * lock the caller holds, work bounded by shadow_walk_budget entities and
  * SHADOW_MAX_DEPTH levels, only the state of the CPU whose rq is locked.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include <linux/rbtree.h>
 #include <linux/sched/rt.h>
 #include <linux/sched/deadline.h>
+#include <linux/irq_work.h>
 
 #include "walk.h"
 
+/*
+ * A run queue layout the walk does not understand: every walk is
+ * discarded (never a wrong number published) and one line says why.  The
+ * rq lock is held and printk is not safe there (printk_deferred is not
+ * exported), so the line is printed from an irq_work.
+ */
+bool shadow_layout_bad;
+static const char *shadow_layout_why;
+static atomic_t shadow_layout_warned = ATOMIC_INIT(0);
 
+static void shadow_layout_warn_fn(struct irq_work *w)
+{
+	pr_warn("run queue layout (%s) not as expected: %s; walks discarded, shadow off\n",
+		shadow_walk_layout(), READ_ONCE(shadow_layout_why));
+}
+static DEFINE_IRQ_WORK(shadow_layout_iw, shadow_layout_warn_fn);
+
+/**
+ * shadow_walk_layout_bad() - report a layout the walk does not understand
+ * @why: what the walk found (a string constant)
+ *
+ * Safe under the rq lock; logs once per load.
+ */
+void shadow_walk_layout_bad(const char *why)
+{
+	WRITE_ONCE(shadow_layout_bad, true);
+	if (atomic_cmpxchg(&shadow_layout_warned, 0, 1) == 0) {
+		WRITE_ONCE(shadow_layout_why, why);
+		irq_work_queue(&shadow_layout_iw);
+	}
+}
+
+/** shadow_walk_exit() - wait for the layout warning (probes must be off) */
+void shadow_walk_exit(void)
+{
+	irq_work_sync(&shadow_layout_iw);
+}
 
 static void shadow_frame_init(struct shadow_cpu *sc, struct shadow_frame *f,
-			      struct cfs_rq *cfs, struct sched_entity *gse,
-			      u32 depth, u32 *nr_nodes)
+			      struct shadow_frame *parent, struct cfs_rq *cfs,
+			      struct sched_entity *gse, u32 depth, u32 *nr_nodes)
 {
+	const struct sched_avg *avg = ks_cfs_rq_avg(cfs);
+
 	f->cfs = cfs;
 	f->gse = gse;
 	f->next = rb_first_cached(ks_cfs_rq_timeline(cfs));
 	f->curr_pending = true;
 	f->acc_fp = 0;
 	f->acc_avg_fp = 0;
+	f->acc_fresh_fp = 0;
 	f->task_load = 0;
+	f->task_fresh = 0;
+	f->task_h_load = 0;
 	f->nr_tasks = 0;
 	f->h_tasks = 0;
 	f->node = -1;
+	f->load_avg = READ_ONCE(avg->load_avg);
+	if (parent) {
+		/* update_cfs_rq_h_load(): parent h_load * gse load_avg / (parent load_avg + 1) */
+		f->h_load = shadow_h_load_scale(parent->h_load, READ_ONCE(gse->avg.load_avg),
+						parent->load_avg);
+		f->root_lut = parent->root_lut;
+	} else {
+		f->h_load = f->load_avg;	/* the root's h_load is its load_avg */
+		f->root_lut = READ_ONCE(avg->last_update_time);
+	}
+	f->pelt_now = shadow_cfs_pelt_now(cfs, f->root_lut);
 	if (*nr_nodes < SHADOW_MAX_NODES) {
 		struct shadow_node *n = &sc->work[*nr_nodes];
-		const struct sched_avg *avg = ks_cfs_rq_avg(cfs);
 
 		f->node = (*nr_nodes)++;
 		n->cgid = ks_cfs_rq_cgid(cfs);
 		n->depth = depth;
 		n->se_weight = gse ? shadow_weight_down(gse->load.weight) : 0;
 		n->cfs_weight = shadow_weight_down(ks_cfs_rq_load(cfs)->weight);
-		n->load_avg = READ_ONCE(avg->load_avg);
+		n->load_avg = f->load_avg;
 		n->runnable_avg = READ_ONCE(avg->runnable_avg);
 		n->util_avg = READ_ONCE(avg->util_avg);
+		n->h_load = f->h_load;
 	}
 }
 
@@ -70,34 +127,74 @@ static struct sched_entity *shadow_frame_next(struct shadow_frame *f)
 	return NULL;
 }
 
-/*
- * Is rq->curr about to give up the CPU?  True when it is the idle task (a
- * task was just woken there) or a task leaving the run queue (going to
- * sleep: walks run at the end of its dequeue, before schedule() picks the
- * next one).  With delayed dequeue (6.12+) a task going to sleep stays
- * on_rq with its entity marked delayed, and when the delayed entity is
- * finally dequeued the task is still on_rq (it is blocked only
- * afterwards): a CFS task whose entity is delayed or no longer queued is
- * leaving all the same.  An RT or DL task never has its entity queued: it
- * really holds the CPU.
+/**
+ * shadow_curr_leaving() - is rq->curr about to give up the CPU?
+ * @running: rq->curr
+ *
+ * True when it is the idle task (a task was just woken there) or a task
+ * leaving the run queue (going to sleep: walks run at the end of its
+ * dequeue, before schedule() picks the next one).  With delayed dequeue
+ * (6.12+) a task going to sleep stays on_rq with its entity marked
+ * delayed, and when the delayed entity is finally dequeued the task is
+ * still on_rq (it is blocked only afterwards): a CFS task whose entity is
+ * delayed or no longer queued is leaving all the same.  An RT or DL task
+ * never has its entity queued: it really holds the CPU.
  */
-static bool shadow_curr_leaving(struct task_struct *running)
+bool shadow_curr_leaving(struct task_struct *running)
 {
 	if (is_idle_task(running) || !READ_ONCE(running->on_rq) || ks_se_delayed(&running->se))
 		return true;
 	return !rt_task(running) && !dl_task(running) && !READ_ONCE(running->se.on_rq);
 }
 
+/**
+ * shadow_walk_fill() - the root values of a consistent walk, either layout
+ * @out:     the scalars to fill
+ * @running: rq->curr
+ * @w:       what the walk summed
+ */
+void shadow_walk_fill(struct shadow_scalars *out, struct task_struct *running,
+		      const struct shadow_walk_sums *w)
+{
+	u32 runnable = w->h_tasks - w->delayed, movable = w->movable;
+
+	/*
+	 * A CPU about to switch runs one of the queued tasks next: that one
+	 * is not waiting behind anyone, only the ones after it are work to give.
+	 */
+	if (movable && movable >= runnable && shadow_curr_leaving(running))
+		movable = runnable - 1;
+	out->shadow_fp = w->shadow_fp;
+	out->shadow_avg_fp = w->shadow_avg_fp;
+	out->shadow_fresh_fp = w->shadow_fresh_fp;
+	out->h_load = w->h_load;
+	out->h_nr_running = runnable;
+	out->movable = movable;
+	/*
+	 * Interface placeholder (issue 11 contract): every movable waiter as
+	 * pullable anywhere; the per-destination summary replaces this.
+	 */
+	shadow_work_clear(&out->work);
+	out->work.any = movable;
+	out->void_reason = SHADOW_FRESH;
+	out->nr_nodes = w->nr_nodes;
+	out->truncated = w->nr_nodes == SHADOW_MAX_NODES && w->visited > w->nr_nodes;
+}
+
 enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
-					   struct shadow_scalars *out, unsigned int *nvisited)
+				    struct shadow_scalars *out, unsigned int *nvisited)
 {
 	struct task_struct *running = ks_rq_curr(rq);
 	struct shadow_frame *fr = sc->frames;
 	unsigned int budget = READ_ONCE(shadow_walk_budget), visited = 0;
-	u32 nr_nodes = 0, movable = 0, delayed = 0, runnable;
+	struct shadow_walk_sums sums = { 0 };
+	u32 nr_nodes = 0;
 	int d = 0;
 
-	shadow_frame_init(sc, &fr[0], ks_rq_cfs(rq), NULL, 0, &nr_nodes);
+	if (KS_FLAT_RUNQUEUE)
+		return shadow_walk_flat(sc, rq, out, nvisited);
+
+	shadow_frame_init(sc, &fr[0], NULL, ks_rq_cfs(rq), NULL, 0, &nr_nodes);
 	for (;;) {
 		struct shadow_frame *f = &fr[d], *parent;
 		struct sched_entity *se = shadow_frame_next(f);
@@ -108,18 +205,32 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 				*nvisited = visited;
 				return SHADOW_WALK_OVER_BUDGET;
 			}
+			/*
+			 * An entity in this tree accounted elsewhere: not the
+			 * hierarchical layout this walk was built for.
+			 */
+			if (unlikely(se->cfs_rq != f->cfs)) {
+				shadow_walk_layout_bad("an entity in a tree it is not accounted to");
+				*nvisited = visited;
+				return SHADOW_WALK_INCONSISTENT;
+			}
 			if (!se->my_q) {
 				struct task_struct *p = container_of(se, struct task_struct, se);
+				u64 load;
 
 				f->nr_tasks++;
 				/* asleep, only still queued (6.12+ delayed dequeue) */
 				if (ks_se_delayed(se)) {
-					delayed++;
+					sums.delayed++;
 					continue;
 				}
-				f->task_load += READ_ONCE(se->avg.load_avg);
+				load = READ_ONCE(se->avg.load_avg);
+				f->task_load += load;
+				f->task_fresh += shadow_task_fresh_load(se, f->pelt_now);
+				/* task_h_load(): se load_avg * cfs_rq h_load / (cfs_rq load_avg + 1) */
+				f->task_h_load += shadow_h_load_scale(f->h_load, load, f->load_avg);
 				if (p != running && p->nr_cpus_allowed > 1)
-					movable++;
+					sums.movable++;
 				continue;
 			}
 			if (d + 1 >= SHADOW_MAX_DEPTH) {
@@ -127,7 +238,7 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 				return SHADOW_WALK_OVER_BUDGET;
 			}
 			d++;
-			shadow_frame_init(sc, &fr[d], se->my_q, se, d, &nr_nodes);
+			shadow_frame_init(sc, &fr[d], f, se->my_q, se, d, &nr_nodes);
 			continue;
 		}
 
@@ -139,11 +250,14 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 		}
 		f->acc_fp = shadow_fp_add(f->acc_fp, shadow_to_fp(f->task_load));
 		f->acc_avg_fp = shadow_fp_add(f->acc_avg_fp, shadow_to_fp(f->task_load));
+		f->acc_fresh_fp = shadow_fp_add(f->acc_fresh_fp, shadow_to_fp(f->task_fresh));
+		sums.h_load += f->task_h_load;
 		if (f->node >= 0) {
 			struct shadow_node *n = &sc->work[f->node];
 
 			n->shadow_fp = f->acc_fp;
 			n->shadow_avg_fp = f->acc_avg_fp;
+			n->shadow_fresh_fp = f->acc_fresh_fp;
 			n->task_load = f->task_load;
 			n->nr_tasks = f->nr_tasks;
 			n->h_tasks = f->h_tasks;
@@ -156,34 +270,20 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 		parent->acc_fp = shadow_fp_add(parent->acc_fp,
 					       shadow_group_contrib(f->acc_fp, w, cw));
 		parent->acc_avg_fp = shadow_fp_add(parent->acc_avg_fp,
-			shadow_group_contrib(shadow_to_fp(READ_ONCE(ks_cfs_rq_avg(f->cfs)->load_avg)),
-					     w, cw));
+			shadow_group_contrib(shadow_to_fp(f->load_avg), w, cw));
+		parent->acc_fresh_fp = shadow_fp_add(parent->acc_fresh_fp,
+						     shadow_group_contrib(f->acc_fresh_fp, w, cw));
 		parent->h_tasks += f->h_tasks;
 		d--;
 	}
 
-	/*
-	 * A CPU about to switch runs one of the queued tasks next: that one
-	 * is not waiting behind anyone, only the ones after it are work to give.
-	 */
-	runnable = fr[0].h_tasks - delayed;
-	if (movable && movable >= runnable && shadow_curr_leaving(running))
-		movable = runnable - 1;
-	out->shadow_fp = fr[0].acc_fp;
-	out->shadow_avg_fp = fr[0].acc_avg_fp;
-	out->h_load = 0;	/* placeholder: the walk branch computes it */
-	out->h_nr_running = runnable;
-	out->movable = movable;
-	/*
-	 * Interface placeholder (issue 11 contract): every movable waiter as
-	 * pullable anywhere; the per-destination summary replaces this.
-	 */
-	shadow_work_clear(&out->work);
-	out->work.any = movable;
-	out->void_reason = SHADOW_FRESH;
-	out->nr_nodes = nr_nodes;
-	out->truncated = nr_nodes == SHADOW_MAX_NODES && visited > nr_nodes;
+	sums.shadow_fp = fr[0].acc_fp;
+	sums.shadow_avg_fp = fr[0].acc_avg_fp;
+	sums.shadow_fresh_fp = fr[0].acc_fresh_fp;
+	sums.h_tasks = fr[0].h_tasks;
+	sums.nr_nodes = nr_nodes;
+	sums.visited = visited;
+	shadow_walk_fill(out, running, &sums);
 	*nvisited = visited;
 	return SHADOW_WALK_OK;
 }
-

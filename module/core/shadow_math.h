@@ -34,6 +34,7 @@ u64 shadow_to_fp(u64 load);
 u64 shadow_fp_round(u64 fp);
 u64 shadow_fp_add(u64 a, u64 b);
 u64 shadow_group_contrib(u64 child_fp, u64 se_weight, u64 cfs_weight);
+u64 shadow_h_load_scale(u64 h_load, u64 load_avg, u64 cfs_load_avg);
 
 /*
  * Time-weighted statistics of shadow versus the kernel's load_avg on one CPU.
@@ -47,19 +48,33 @@ struct shadow_divstat {
 	u64 last_ns;		/* time of the last sample, 0 before the first */
 	u64 last_shadow;	/* values held since last_ns */
 	u64 last_real;
+	u64 last_fresh;
+	u64 last_h_load;
 	u64 time;		/* total weight, 1024 ns units */
 	u64 sum_shadow;
 	u64 sum_real;
+	u64 sum_fresh;
+	u64 sum_h_load;
 	u64 sum_absdiff;
 	u64 max_absdiff;
 };
 
-void shadow_divstat_add(struct shadow_divstat *d, u64 now_ns, u64 shadow, u64 real);
+/* One sample: the trackers of a published walk, load units. */
+struct shadow_divsample {
+	u64 shadow;
+	u64 fresh;		/* shadow_fresh */
+	u64 h_load;
+	u64 real;		/* the kernel's root load_avg */
+};
+
+void shadow_divstat_add(struct shadow_divstat *d, u64 now_ns, const struct shadow_divsample *v);
 
 struct shadow_divmeans {
 	u64 shadow;
 	u64 real;
 	u64 absdiff;
+	u64 fresh;
+	u64 h_load;
 };
 
 void shadow_divstat_means(const struct shadow_divstat *d, struct shadow_divmeans *m);

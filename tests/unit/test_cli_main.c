@@ -228,6 +228,10 @@ int main(void)
 	       strstr(out, "sched_shadow_lb_wrong_total{domain=\"all\",idle=\"idle\",tracker=\"actual\"} 9\n") &&
 	       strstr(out, "sched_shadow_cpu_published_total{cpu=\"0\"} 5120\n"),
 	       "status --prom: up, lb and cpu counters");
+	tap_ok(strstr(out, "sched_shadow_cpu_h_load{cpu=\"0\"} 1019\n") &&
+	       strstr(out, "sched_shadow_cpu_shadow_fresh{cpu=\"0\"} 1210\n") &&
+	       strstr(out, "# HELP sched_shadow_cpu_h_load sum of task_h_load()"),
+	       "status --prom: h_load and shadow_fresh gauges with help");
 	tap_ok(!strstr(out, "{cpu=\"3\"} -") && count_lines(out, "# TYPE ") == count_lines(out, "# HELP "),
 	       "prom: no '-' values, HELP per TYPE");
 
@@ -239,6 +243,9 @@ int main(void)
 	rc = run("cpus", "--debugfs", FIX "/good", "--json", NULL);
 	tap_ok(rc == 0 && strstr(out, "\"load_avg\": 1650") && strstr(out, "\"load_avg\": null"),
 	       "cpus --json: numbers, '-' as null (--debugfs after the command)");
+	tap_ok(strstr(out, "\"h_load\": 1019") && strstr(out, "\"shadow_fresh\": 1210") &&
+	       strstr(out, "\"h_load\": null") && strstr(out, "\"h_load_mean\": 1012"),
+	       "cpus --json: h_load, shadow_fresh and their means");
 	check_json("cpus --json is valid JSON");
 	rc = run("--debugfs", FIX "/good", "groups", "--json", NULL);
 	tap_ok(rc == 0 && strstr(out, "\"path\": \"/bench group\"") && strstr(out, "\"se_weight\": null"),

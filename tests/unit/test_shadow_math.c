@@ -120,25 +120,36 @@ static void test_max_weights(void)
 	tap_ok(s == (FP(3) * w_group) >> 40, "huge cfs weight: exact small contribution");
 }
 
+/* shadow_divstat_add() with shadow_fresh = shadow + 10 and h_load = real / 2 */
+static void dadd(struct shadow_divstat *d, u64 t, u64 shadow, u64 real)
+{
+	struct shadow_divsample v = { shadow, shadow + 10, real / 2, real };
+
+	shadow_divstat_add(d, t, &v);
+}
+
 static void test_divstat(void)
 {
 	struct shadow_divstat d = { 0 };
 	struct shadow_divmeans m;
 
-	shadow_divstat_add(&d, 1000000, 100, 300);
+	dadd(&d, 1000000, 100, 300);
 	shadow_divstat_means(&d, &m);
 	tap_ok(d.samples == 1 && m.shadow == 100 && m.real == 300 && m.absdiff == 200,
 	       "divstat: first sample stands for the mean");
 	/* 100/300 held for 3 ms, then 1000/1000 held for 1 ms */
-	shadow_divstat_add(&d, 1000000 + 3 * 1024 * 1000, 1000, 1000);
-	shadow_divstat_add(&d, 1000000 + 4 * 1024 * 1000, 0, 0);
+	dadd(&d, 1000000 + 3 * 1024 * 1000, 1000, 1000);
+	dadd(&d, 1000000 + 4 * 1024 * 1000, 0, 0);
 	shadow_divstat_means(&d, &m);
 	tap_ok(m.shadow == 325 && m.real == 475 && m.absdiff == 150,
 	       "divstat: time-weighted means (shadow %llu real %llu diff %llu)",
 	       (unsigned long long)m.shadow, (unsigned long long)m.real,
 	       (unsigned long long)m.absdiff);
 	tap_ok(d.max_absdiff == 200 && d.samples == 3, "divstat: max and sample count");
-	shadow_divstat_add(&d, 10, 5, 5);
+	tap_ok(m.fresh == 335 && m.h_load == 238,
+	       "divstat: shadow_fresh and h_load means (%llu %llu)",
+	       (unsigned long long)m.fresh, (unsigned long long)m.h_load);
+	dadd(&d, 10, 5, 5);
 	tap_ok(d.samples == 4 && d.time == 4000, "divstat: a clock going backwards adds no weight");
 	{
 		struct shadow_divstat big = { 0 };
@@ -146,18 +157,43 @@ static void test_divstat(void)
 		int i;
 
 		for (i = 0; i < 200; i++) {
-			shadow_divstat_add(&big, t, 1ULL << 29, 1ULL << 28);
+			dadd(&big, t, 1ULL << 29, 1ULL << 28);
 			t += 1ULL << 42;
 		}
 		shadow_divstat_means(&big, &m);
-		tap_ok(m.shadow == 1ULL << 29 && m.real == 1ULL << 28,
+		tap_ok(m.shadow == 1ULL << 29 && m.real == 1ULL << 28 &&
+		       m.fresh == (1ULL << 29) + 10 && m.h_load == 1ULL << 27,
 		       "divstat: sums rescale instead of overflowing (means kept)");
 	}
+}
+
+/*
+ * h_load as kernel/sched/fair.c computes it: root h_load = root load_avg,
+ * a group's cfs_rq h_load = parent h_load * gse load_avg / (parent load_avg + 1),
+ * task_h_load = se load_avg * cfs_rq h_load / (cfs_rq load_avg + 1).
+ */
+static void test_h_load(void)
+{
+	/* root load_avg 2000 (a root task 500, group A's entity 1500 and blocked load) */
+	u64 root = 2000, ha = shadow_h_load_scale(root, 1500, root);
+	/* A's cfs_rq load_avg 3000: tasks 1000 and 2000 */
+	u64 t1 = shadow_h_load_scale(ha, 1000, 3000), t2 = shadow_h_load_scale(ha, 2000, 3000);
+
+	tap_ok(ha == 1499, "h_load: group A's h_load = 2000 * 1500 / 2001 = %llu",
+	       (unsigned long long)ha);
+	tap_ok(t1 == 499 && t2 == 999,
+	       "h_load: task_h_load floors per task (499 + 999, not 1499 * 3000 / 3001)");
+	tap_ok(shadow_h_load_scale(root, 500, root) == 499, "h_load: a root task: 500 * 2000 / 2001");
+	tap_ok(shadow_h_load_scale(1ULL << 40, 1ULL << 40, 0) == 1ULL << 60,
+	       "h_load: absurd inputs are saturated at 2^30, no overflow");
+	tap_ok(shadow_h_load_scale(0, 1024, 1023) == 0 && shadow_h_load_scale(1024, 1024, 1023) == 1024,
+	       "h_load: zero and identity");
 }
 
 int main(void)
 {
 	tap_begin("shadow_math");
+	test_h_load();
 	test_tejun_example();
 	test_clamps_and_zero();
 	test_three_levels();

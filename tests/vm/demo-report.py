@@ -109,8 +109,8 @@ def render_run(r):
     o += ["", "== shadow vs real load per CPU (module, since reset; load units) =="]
     cp = r["cpus"]
     if cp["available"]:
-        cols = ["cpu", "shadow_mean", "real_mean", "div_mean", "div_max"]
-        o += table(cols, [[row[c] for c in cols] for row in cp["rows"]])
+        cols = ["cpu", "shadow_mean", "real_mean", "div_mean", "div_max", "fresh_mean", "h_load_mean"]
+        o += table(cols, [[row.get(c) for c in cols] for row in cp["rows"]])
     else:
         o.append("not available: %s" % cp["reason"])
 
@@ -187,7 +187,8 @@ def facts(r, b):
     f["cpus"] = None
     if r["cpus"]["available"]:
         rows = [x for x in r["cpus"]["rows"] if x["shadow_mean"] is not None]
-        f["cpus"] = {k: sum(x[k] for x in rows) for k in ("shadow_mean", "real_mean", "div_mean")}
+        f["cpus"] = {k: sum(x.get(k) or 0 for x in rows)
+                     for k in ("shadow_mean", "real_mean", "div_mean", "fresh_mean", "h_load_mean")}
         f["cpus"]["n"] = len(rows)
     f["wall_s"] = r["wall_s"]
     return f
@@ -254,6 +255,22 @@ def side_by_side(F, bench_params, setup):
         c = f["cpus"]
         return "-" if not c or not c["shadow_mean"] else "%.2f" % (c["real_mean"] / c["shadow_mean"])
     line("  real / shadow", ratio(F[0]), ratio(F[1]))
+    # the gap real - shadow split: staleness of the waiting tasks' load_avg
+    # (shadow_fresh - shadow) and blocked load (real - shadow_fresh)
+    for k, lab in (("fresh_mean", "shadow_fresh_mean (projected to now)"),
+                   ("h_load_mean", "h_load_mean (sum of task_h_load)")):
+        line("  " + lab, num(g(F[0], "cpus", k)), num(g(F[1], "cpus", k)))
+
+    def split(f, part):
+        c = f["cpus"]
+        gap = c["real_mean"] - c["shadow_mean"] if c else 0
+        if not c or gap <= 0 or not c.get("fresh_mean"):
+            return "-"
+        stale = c["fresh_mean"] - c["shadow_mean"]
+        v = stale if part == "stale" else gap - stale
+        return "%d (%.0f%%)" % (v, 100.0 * v / gap)
+    line("  gap: staleness (fresh - shadow)", split(F[0], "stale"), split(F[1], "stale"))
+    line("  gap: blocked load (real - fresh)", split(F[0], "blocked"), split(F[1], "blocked"))
     return o
 
 

@@ -16,11 +16,15 @@
 # time, so each case runs once, with --json).
 . /lib/vm/lib.sh
 CLI=/bin/sched-shadow
+# `make compare` puts its settings here (DEMO_ROUNDS, DEMO_DURATION, DEMO_BENCH)
+CONF=/etc/sched_shadow-demo.conf
+[ -f $CONF ] && . $CONF
 DUR=${DEMO_DURATION:-10}
-# schbench-style: 2 message threads x 8 workers, each request burns 3 ms
+ROUNDS=${DEMO_ROUNDS:-1}
+# schbench-style: 2 message threads x 6 workers, each request burns 2 ms
 # of CPU, a round every 10 ms: more runnable workers than the 6 vCPUs at
 # every round, so the balancer has work to move.
-BENCH="-m 2 -t 6 -C 2000 -s 10000 -d $DUR"
+BENCH="${DEMO_BENCH:--m 2 -t 6 -C 2000 -s 10000} -d $DUR"
 SIB_THREADS=2
 SIB_WEIGHT=300
 
@@ -31,7 +35,8 @@ run_case() {
 	set -- ${bcg:+--cgroup "$bcg"}
 	echo "== $name: sched-shadow run ${*:+$* }--json -- sched-shadow bench $BENCH"
 	echo "   sibling load: burn -t $SIB_THREADS (hogs) in ${sib:-/}${sib:+ (cpu.weight $SIB_WEIGHT)}"
-	echo "$name: bench in ${bcg:-/}, sibling load burn -t $SIB_THREADS (hogs) in ${sib:-/}${sib:+ (cpu.weight $SIB_WEIGHT)}" >> /tmp/demo-setup.txt
+	[ "${r:-1}" -gt 1 ] ||
+		echo "$name: bench in ${bcg:-/}, sibling load burn -t $SIB_THREADS (hogs) in ${sib:-/}${sib:+ (cpu.weight $SIB_WEIGHT)}" >> /tmp/demo-setup.txt
 	if [ -n "$sib" ]; then
 		cg_mk "$sib" "$SIB_WEIGHT"
 		bg sibling-$name burn -t $SIB_THREADS -r 1000 -s 0 -d $((DUR + 10)) -q --cgroup "$sib"
@@ -63,10 +68,21 @@ if [ ! -x "$CLI" ]; then
 	exit 1
 fi
 echo "sched_shadow demo: $(ncpus) CPUs, kernel $(uname -r), $(sed -n 's/^feature.lb_audit //p' $SS/info | head -n 1) lb audit"
-run_case root "" ""
-sleep 2		# let the load of the first case decay a little
-run_case nested /demo/c /demo/a/b
-cg_rm /demo
+# With ROUNDS > 1 (make compare) each round's files carry a -rN suffix.
+r=1
+while [ $r -le $ROUNDS ]; do
+	[ $ROUNDS -gt 1 ] && echo "== round $r of $ROUNDS" && sfx=-r$r
+	run_case root "" ""
+	sleep 2		# let the load of the first case decay a little
+	run_case nested /demo/c /demo/a/b
+	cg_rm /demo
+	for name in root nested; do
+		for f in run-$name.json bench-$name.json demo-$name.csv $name.perfetto-trace; do
+			[ -z "${sfx:-}" ] || mv /tmp/$f /tmp/${f%.*}$sfx.${f##*.} 2>/dev/null
+		done
+	done
+	r=$((r + 1))
+done
 unload_module
 
 # Exports last, after the console pipe drained: guest/init copies this
@@ -74,9 +90,14 @@ unload_module
 # would damage it.
 sleep 2
 vm_export demo-setup.txt /tmp/demo-setup.txt
-for name in root nested; do
-	vm_export run-$name.json /tmp/run-$name.json
-	vm_export bench-$name.json /tmp/bench-$name.json
-	vm_export demo-$name.csv /tmp/demo-$name.csv
-	vm_export $name.perfetto-trace /tmp/$name.perfetto-trace
+r=1
+while [ $r -le $ROUNDS ]; do
+	sfx=; [ $ROUNDS -gt 1 ] && sfx=-r$r
+	for name in root nested; do
+		vm_export run-$name$sfx.json /tmp/run-$name$sfx.json
+		vm_export bench-$name$sfx.json /tmp/bench-$name$sfx.json
+		vm_export demo-$name$sfx.csv /tmp/demo-$name$sfx.csv
+		vm_export $name$sfx.perfetto-trace /tmp/$name$sfx.perfetto-trace
+	done
+	r=$((r + 1))
 done

@@ -14,6 +14,9 @@
 #                                      then the PREEMPT_RT boot (MATRIX_RT)
 #   make test-rt                       the PREEMPT_RT boot alone
 #   make demo                          root vs nested cgroup, side by side
+#   make compare [KERNELS="trixie trixie-backports"] [COMPARE_ROUNDS=3]
+#                                      the demo on each kernel, rounds in one
+#                                      boot, one report across kernels
 #
 # Other fragments add files to the guest with
 #   VM_EXTRA_FILES   += $(BUILD)/cli/sched-shadow:/bin/sched-shadow
@@ -23,7 +26,7 @@
 # VM_KO=path boots a prebuilt module instead of building one (development).
 
 KERNEL            ?= bookworm
-MATRIX            ?= bullseye bookworm trixie trixie-backports
+MATRIX            ?= bullseye bookworm trixie trixie-backports sid
 # The matrix runs single-threaded TCG: under multi-threaded TCG one 6.12 run
 # died with an int3 Oops at a jump-label site in ttwu_do_activate (a stale
 # breakpoint byte executed after text_poke_bp finished: cross-modified code
@@ -59,8 +62,19 @@ export VM_ACCEL VM_TIMEOUT VM_SCENARIOS
 MATRIX_RT         ?= bookworm-rt
 RT_SCENARIOS      ?= 01*,09*,12*
 
+
+# make compare: the kernels (6.12 hierarchical vs 7.3 flat run queue by
+# default), rounds per kernel, and the demo settings (empty: demo.sh's own)
+KERNELS           ?= trixie trixie-backports
+COMPARE_ROUNDS    ?= 3
+COMPARE_DURATION  ?= 10
+COMPARE_BENCH     ?=
+COMPARE_DIR       := $(BUILD)/compare
+# a settings file for the guest's demo.sh (/etc/sched_shadow-demo.conf)
+DEMO_CONF         ?=
+
 .PHONY: vm-kernel vm-module vm-foreign vm-progs vm-initramfs test-vm test-matrix demo \
-	test-rt test-vm-rt
+	test-rt test-vm-rt compare
 
 $(BUILD)/progs/%: tests/progs/%.c tests/progs/progs.h
 	@mkdir -p $(dir $@)
@@ -101,7 +115,8 @@ vm-foreign: vm-kernel $(BTFGEN)
 
 vm-initramfs: vm-module vm-foreign vm-progs $(VM_EXTRA_TARGETS)
 	@tests/vm/mkinitramfs.sh $(VM_INITRD) $(VM_DIR)/stage $(VM_DIR)/sched_shadow.ko \
-		$(VM_FOREIGN)/out $(BUILD)/progs $(VM_EXTRA_FILES)
+		$(VM_FOREIGN)/out $(BUILD)/progs $(VM_EXTRA_FILES) \
+		$(if $(DEMO_CONF),$(DEMO_CONF):/etc/sched_shadow-demo.conf)
 
 # "0 passed, 1 failed" stays in the summary unless the run completes,
 # so a build failure, a dead or a hung VM all count as failures.
@@ -144,3 +159,25 @@ demo:
 	@. $(VM_ENV) && EXPORT_DIR=$(BUILD)/demo/vm-out VM_SCENARIOS= \
 		tests/vm/run-vm.sh demo $$VM_VMLINUZ $(VM_INITRD) $(BUILD)/demo
 	@python3 tests/vm/demo-report.py --cli $(BUILD)/sched-shadow $(BUILD)/demo
+
+# The demo's workload on each of KERNELS, COMPARE_ROUNDS rounds in one boot
+# per kernel, then one side-by-side report (tests/vm/compare-report.py):
+# build/compare/<kernel>/ holds each boot's logs and exports, and
+# build/compare/report.txt the report.  A kernel whose boot fails is
+# reported as missing; the others still run.
+compare: $(BUILD)/sched-shadow
+	@rm -rf $(COMPARE_DIR) && mkdir -p $(COMPARE_DIR)
+	@{ echo "DEMO_ROUNDS=$(COMPARE_ROUNDS)"; echo "DEMO_DURATION=$(COMPARE_DURATION)"; \
+	   $(if $(COMPARE_BENCH),echo "DEMO_BENCH='$(COMPARE_BENCH)'";) } > $(COMPARE_DIR)/demo.conf
+	@start=$$(date +%s); for k in $(KERNELS); do \
+	  echo "# ---- compare: KERNEL=$$k, $(COMPARE_ROUNDS) round(s) ----"; t0=$$(date +%s); \
+	  vmdir=$(BUILD)/vm$$([ $$k = bookworm ] || echo -$$k); mkdir -p $(COMPARE_DIR)/$$k; \
+	  if $(MAKE) --no-print-directory vm-initramfs KERNEL=$$k DEMO_CONF=$(COMPARE_DIR)/demo.conf; then \
+	    ( . $(CACHE)/$$k.env && EXPORT_DIR=$(COMPARE_DIR)/$$k/vm-out VM_SCENARIOS= \
+	      tests/vm/run-vm.sh demo $$VM_VMLINUZ $$vmdir/initramfs.cpio $(COMPARE_DIR)/$$k ) | \
+	      grep -E '^(== |   run|sched_shadow demo|# vm: (wall|exported .*json))' ; \
+	  fi; \
+	  echo $$(( $$(date +%s) - t0 )) > $(COMPARE_DIR)/$$k/wall_s 2>/dev/null; \
+	  echo "# compare: KERNEL=$$k: $$(( $$(date +%s) - t0 )) s"; \
+	done; echo "# compare: $$(( $$(date +%s) - start )) s"; \
+	CACHE=$(CACHE) python3 tests/vm/compare-report.py $(COMPARE_DIR) $(KERNELS)

@@ -210,23 +210,25 @@ static const char *run_cg_name_cb(const void *ctx, int i, char *buf, size_t len)
 
 static void run_text_cpus(const struct run_report *r)
 {
-	static const char *const cols[] = { "cpu", "shadow_mean", "real_mean", "div_mean", "div_max" };
+	static const char *const cols[] = { "cpu", "shadow_mean", "real_mean", "div_mean", "div_max",
+		"fresh_mean", "h_load_mean" };
+	enum { NCOLS = sizeof(cols) / sizeof(cols[0]) };
 	struct table tb;
-	int idx[5], i, row;
+	int idx[NCOLS], i, row;
 
 	printf("\n== shadow vs real load per CPU (module, since reset; load units) ==\n");
 	if (!r->have_cpus) {
 		printf("not available: %s\n", r->cpus_why);
 		return;
 	}
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < NCOLS; i++)
 		idx[i] = dbgfs_col(&r->cpus, cols[i]);
-	table_init(&tb, 5);
+	table_init(&tb, NCOLS);
 	table_header(&tb, cols);
 	for (row = 0; row < r->cpus.nrows; row++) {
-		const char *cells[5];
+		const char *cells[NCOLS];
 
-		for (i = 0; i < 5; i++)
+		for (i = 0; i < NCOLS; i++)
 			cells[i] = idx[i] >= 0 ? dbgfs_cell(&r->cpus, row, idx[i]) : NULL;
 		table_row(&tb, cells);
 	}
@@ -388,7 +390,8 @@ static void run_json_reason(struct json_writer *w, int ok, const char *why)
 
 static void run_print_json(const struct run_report *r)
 {
-	static const char *const cpu_cols[] = { "cpu", "shadow_mean", "real_mean", "div_mean", "div_max" };
+	static const char *const cpu_cols[] = { "cpu", "shadow_mean", "real_mean", "div_mean", "div_max",
+		"fresh_mean", "h_load_mean" };
 	struct json_writer w;
 	char nb[64];
 	int i, k, it;
@@ -458,7 +461,7 @@ static void run_print_json(const struct run_report *r)
 		json_arr_begin(&w);
 		for (i = 0; i < r->cpus.nrows; i++) {
 			json_obj_begin(&w);
-			for (k = 0; k < 5; k++) {
+			for (k = 0; k < (int)(sizeof(cpu_cols) / sizeof(cpu_cols[0])); k++) {
 				int c = dbgfs_col(&r->cpus, cpu_cols[k]);
 				uint64_t v;
 
