@@ -373,8 +373,12 @@ static int audit_reason(const struct audit_domain *d, const struct audit_gstats 
 			return AUDIT_R_ACTIVE_MISFIT;
 		if (gs[p].cls == AUDIT_CLS_ASYM)
 			return AUDIT_R_ACTIVE_ASYM;
+		/* prefer_sibling forces the balance of a group that is not
+		 * overloaded (find_busiest_group() would otherwise stop at the
+		 * idle-CPU rules): the kernel spreads running tasks */
 		if (local >= 0 && (d->flags & AUDIT_SD_PREFER_SIBLING) &&
 		    gs[local].cls == AUDIT_CLS_HAS_SPARE &&
+		    audit_rank(d, gs[p].cls) <= audit_rank(d, AUDIT_CLS_FULLY_BUSY) &&
 		    gs[p].sum_nr_running > gs[local].sum_nr_running + 1)
 			return AUDIT_R_ACTIVE_PREFER_SIBLING;
 		return AUDIT_R_CLASS_HAS_SPARE + gs[p].cls;

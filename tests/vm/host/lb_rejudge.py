@@ -195,7 +195,7 @@ def rejudge(ev):
     if c == "asym":
         return "wrong", "active_asym", model_cpu
     if (local is not None and sdf & SD_PREFER_SIBLING and local["cls"] == "has_spare" and
-            gs[p]["nr"] > local["nr"] + 1):
+            rank[c] <= rank["fully_busy"] and gs[p]["nr"] > local["nr"] + 1):
         return "wrong", "active_prefer_sibling", model_cpu
     return "wrong", c, model_cpu
 

@@ -55,6 +55,9 @@ diag "hog threads per CPU (sorted CPU numbers): $placed; movable hogs (tids$tids
 [ "$placed" = "00012234" ]
 check $? "lb known wrong: 8 hogs placed as built (cpu0 x3, cpu1, cpu2 x2, cpu3, cpu4)"
 
+# lb_count and lb_gained move only while schedstats are on
+old_ss=$(cat /proc/sys/kernel/sched_schedstats)
+echo 1 > /proc/sys/kernel/sched_schedstats
 echo 0 > $T/tracing_on
 echo > $T/trace
 echo 4096 > $T/buffer_size_kb
@@ -74,6 +77,7 @@ done
 cat "$SS/lb_attempts" > /tmp/l27.att
 cat "$SS/info" > /tmp/l27.info
 c1=$(ss_sum 3 11 19) g1=$(ss_sum 7 15 23)
+echo "$old_ss" > /proc/sys/kernel/sched_schedstats
 echo 0 > $T/tracing_on
 echo 0 > $T/events/sched_shadow/lb_verdict/enable
 echo 0 > $T/events/sched/sched_migrate_task/enable
