@@ -58,6 +58,8 @@ check $? "lb known wrong: 8 hogs placed as built (cpu0 x3, cpu1, cpu2 x2, cpu3, 
 # lb_count and lb_gained move only while schedstats are on
 old_ss=$(cat /proc/sys/kernel/sched_schedstats)
 echo 1 > /proc/sys/kernel/sched_schedstats
+# the audit's own cost per call (diagnostic: TCG timing is noise)
+echo 1 > /sys/module/sched_shadow/parameters/stats
 echo 0 > $T/tracing_on
 echo > $T/trace
 echo 4096 > $T/buffer_size_kb
@@ -76,6 +78,8 @@ while [ $cy -lt 8 ]; do
 done
 cat "$SS/lb_attempts" > /tmp/l27.att
 cat "$SS/info" > /tmp/l27.info
+cat "$SS/stats" > /tmp/l27.stats
+echo 0 > /sys/module/sched_shadow/parameters/stats
 c1=$(ss_sum 3 11 19) g1=$(ss_sum 7 15 23)
 echo "$old_ss" > /proc/sys/kernel/sched_schedstats
 echo 0 > $T/tracing_on
@@ -84,6 +88,7 @@ echo 0 > $T/events/sched/sched_migrate_task/enable
 grep -E 'lb_verdict:|sched_migrate_task:' $T/trace > /tmp/l27.trace
 bg_stop
 
+diag "audit cost (stats: calls, timed, mean ns) of the search entry/return and the attempt-return handlers: $(awk '$1 ~ /^lb_/ { printf "%s %s %s %s; ", $1, $2, $3, $4 }' /tmp/l27.stats)"
 diag "lb_attempts after 8 cycles (rows with attempts):"
 awk 'NR <= 2 || $5 > 0' /tmp/l27.att | diag
 grep -E '^lb_(unexplained|attempts|search|attempt_missed|missed)' /tmp/l27.info | tr '\n' ' ' | diag
