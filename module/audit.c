@@ -295,6 +295,8 @@ static void audit_fill_domain(struct audit_domain *d, void *env, struct sched_do
 		d->flags |= AUDIT_SD_NUMA;
 	if (flags & SD_SHARE_LLC)
 		d->flags |= AUDIT_SD_SHARE_LLC;
+	if (flags & SD_OVERLAP)
+		d->flags |= AUDIT_SD_OVERLAP;	/* marked in lb_verdict's sd= */
 	if (child && (ks_sd_flags(child) & SD_PREFER_SIBLING))
 		d->flags |= AUDIT_SD_PREFER_SIBLING;
 }
@@ -667,10 +669,13 @@ static int audit_att_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (!static_branch_likely(&shadow_enabled))
 		return 0;
 	at = &audit_pcpu[smp_processor_id()]->att;
-	if (at->active) {
-		audit_pcpu[smp_processor_id()]->n.att_nested++;	/* racy count, diagnostic only */
-		return 0;
-	}
+	/*
+	 * Attempts do not nest on one CPU.  An active one here was left by a
+	 * return handler that did not run (the probe was disarmed in between):
+	 * count it and take over, so the CPU's audit does not stay stuck.
+	 */
+	if (at->active)
+		audit_pcpu[smp_processor_id()]->n.att_nested++;	/* outside the seqcount: diagnostic */
 	/* int f(int this_cpu, struct rq *, struct sched_domain *sd, enum cpu_idle_type, int *) */
 	at->sd = (void *)regs_get_kernel_argument(regs, 2);
 	at->idle = audit_idle_type((int)regs_get_kernel_argument(regs, 3));

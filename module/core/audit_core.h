@@ -125,6 +125,7 @@ enum audit_reason {
 #define AUDIT_SD_NUMA		0x4u
 #define AUDIT_SD_SHARE_LLC	0x8u	/* SD_SHARE_PKG_RESOURCES / SD_SHARE_LLC */
 #define AUDIT_SD_PREFER_SIBLING	0x10u	/* the child domain has SD_PREFER_SIBLING */
+#define AUDIT_SD_OVERLAP	0x20u	/* NUMA groups overlap (a CPU may be in two groups) */
 
 /**
  * struct audit_domain - the domain-wide inputs of the kernel's rules
