@@ -176,9 +176,57 @@ static __always_inline int ks_sd_flags(const struct sched_domain *sd)
 	return READ_ONCE(*KS_ADDR(const int, sd, sched_domain, flags));
 }
 
+/* NULL when the kernel has no sd->name (CONFIG_SCHED_DEBUG off before 6.15) */
 static __always_inline const char *ks_sd_name(const struct sched_domain *sd)
 {
+#if HAS_KS_sched_domain__name
 	return READ_ONCE(*KS_ADDR(const char *const, sd, sched_domain, name));
+#else
+	return NULL;
+#endif
+}
+
+static __always_inline unsigned int ks_sd_imbalance_pct(const struct sched_domain *sd)
+{
+	return READ_ONCE(*KS_ADDR(const unsigned int, sd, sched_domain, imbalance_pct));
+}
+
+static __always_inline struct sched_domain *ks_sd_child(const struct sched_domain *sd)
+{
+	return READ_ONCE(*KS_ADDR(struct sched_domain *const, sd, sched_domain, child));
+}
+
+/* 0 on kernels without sd->imb_numa_nr (before 5.18) */
+static __always_inline unsigned int ks_sd_imb_numa_nr(const struct sched_domain *sd)
+{
+#if HAS_KS_sched_domain__imb_numa_nr
+	return READ_ONCE(*KS_ADDR(const unsigned int, sd, sched_domain, imb_numa_nr));
+#else
+	return 0;
+#endif
+}
+
+static __always_inline struct rq *ks_lb_env_dst_rq(const struct lb_env *env)
+{
+	return READ_ONCE(*KS_ADDR(struct rq *const, env, lb_env, dst_rq));
+}
+
+struct root_domain;
+
+static __always_inline struct root_domain *ks_rq_rd(const struct rq *rq)
+{
+	return READ_ONCE(*KS_ADDR(struct root_domain *const, rq, rq, rd));
+}
+
+/* EAS decides alone while the energy model is on and nothing is overutilized */
+static __always_inline bool ks_rd_eas_balanced(const struct root_domain *rd)
+{
+#if HAS_KS_root_domain__pd && HAS_KS_root_domain__overutilized
+	return READ_ONCE(*KS_ADDR(void *const, rd, root_domain, pd)) &&
+	       !READ_ONCE(*KS_ADDR(const int, rd, root_domain, overutilized));
+#else
+	return false;
+#endif
 }
 
 static __always_inline unsigned int ks_sd_span_weight(const struct sched_domain *sd)
@@ -216,6 +264,34 @@ static __always_inline unsigned long ks_sgc_capacity(const struct sched_group_ca
 #define KS_THROTTLED_PELT_SIZE_OK (KS_cfs_rq__throttled_clock_pelt_time_SIZE == sizeof(u64))
 #else
 #define KS_THROTTLED_PELT_SIZE_OK 1
+#endif
+
+/* sg_imbalanced(): a child domain failed on affinity (0 when the kernel lacks it) */
+static __always_inline int ks_sgc_imbalance(const struct sched_group_capacity *sgc)
+{
+#if HAS_KS_sched_group_capacity__imbalance
+	return READ_ONCE(*KS_ADDR(const int, sgc, sched_group_capacity, imbalance));
+#else
+	return 0;
+#endif
+}
+
+/* the optional fields: 1 when absent, else their size */
+#define KS_OPT_SIZE_OK(f, sz)	(!HAS_KS_##f || KS_##f##_SIZE == (sz))
+#if !HAS_KS_sched_domain__name
+#define KS_sched_domain__name_SIZE 0
+#endif
+#if !HAS_KS_sched_domain__imb_numa_nr
+#define KS_sched_domain__imb_numa_nr_SIZE 0
+#endif
+#if !HAS_KS_sched_group_capacity__imbalance
+#define KS_sched_group_capacity__imbalance_SIZE 0
+#endif
+#if !HAS_KS_root_domain__pd
+#define KS_root_domain__pd_SIZE 0
+#endif
+#if !HAS_KS_root_domain__overutilized
+#define KS_root_domain__overutilized_SIZE 0
 #endif
 
 #if HAS_KS_sched_entity__sched_delayed
@@ -285,7 +361,19 @@ static __always_inline unsigned long ks_sgc_capacity(const struct sched_group_ca
 	X(KS_lb_env__cpus_SIZE == sizeof(void *), "lb_env.cpus size")		\
 	X(KS_sched_domain__groups_SIZE == sizeof(void *), "sched_domain.groups size") \
 	X(KS_sched_domain__flags_SIZE == sizeof(int), "sched_domain.flags size") \
-	X(KS_sched_domain__name_SIZE == sizeof(void *), "sched_domain.name size") \
+	X(KS_OPT_SIZE_OK(sched_domain__name, sizeof(void *)), "sched_domain.name size") \
+	X(KS_sched_domain__imbalance_pct_SIZE == sizeof(unsigned int),	\
+	  "sched_domain.imbalance_pct size")					\
+	X(KS_sched_domain__child_SIZE == sizeof(void *), "sched_domain.child size") \
+	X(KS_OPT_SIZE_OK(sched_domain__imb_numa_nr, sizeof(int)),		\
+	  "sched_domain.imb_numa_nr size")					\
+	X(KS_OPT_SIZE_OK(sched_group_capacity__imbalance, sizeof(int)),	\
+	  "sched_group_capacity.imbalance size")				\
+	X(KS_lb_env__dst_rq_SIZE == sizeof(void *), "lb_env.dst_rq size")	\
+	X(KS_rq__rd_SIZE == sizeof(void *), "rq.rd size")			\
+	X(KS_OPT_SIZE_OK(root_domain__pd, sizeof(void *)), "root_domain.pd size") \
+	X(KS_OPT_SIZE_OK(root_domain__overutilized, sizeof(int)),		\
+	  "root_domain.overutilized size")					\
 	X(KS_sched_domain__span_weight_SIZE == sizeof(unsigned int),		\
 	  "sched_domain.span_weight size")					\
 	X(KS_sched_group__next_SIZE == sizeof(void *), "sched_group.next size")	\

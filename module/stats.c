@@ -32,6 +32,7 @@ static const char * const shadow_stat_names[SS_NR_HOOKS] = {
 	[SS_SWITCH] = "sched_switch",
 	[SS_LB_ENTRY] = "lb_entry",
 	[SS_LB_RETURN] = "lb_return",
+	[SS_LB_ATTEMPT] = "lb_attempt",
 };
 
 static DEFINE_MUTEX(shadow_stats_lock);

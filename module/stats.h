@@ -23,6 +23,7 @@ enum shadow_stat_hook {
 	SS_SWITCH,
 	SS_LB_ENTRY,
 	SS_LB_RETURN,
+	SS_LB_ATTEMPT,		/* the audit's attempt-return handler */
 	SS_NR_HOOKS,
 };
 

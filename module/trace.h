@@ -121,9 +121,11 @@ TRACE_EVENT_FN(sched_load_se,
 TRACE_EVENT(lb_verdict,
 
 	TP_PROTO(int dst_cpu, const char *domain, int idle, int verdict, int pick,
-		 const int *tracker_pick),
+		 const int *tracker_pick, const char *reason, int model, unsigned int redos,
+		 int moved, int active, const char *state),
 
-	TP_ARGS(dst_cpu, domain, idle, verdict, pick, tracker_pick),
+	TP_ARGS(dst_cpu, domain, idle, verdict, pick, tracker_pick, reason, model, redos,
+		moved, active, state),
 
 	TP_STRUCT__entry(
 		__field(int, dst_cpu)
@@ -136,6 +138,13 @@ TRACE_EVENT(lb_verdict,
 		__field(int, shadow_avg)
 		__field(int, weight)
 		__field(int, nr)
+		__field(int, h_load)
+		__array(char, reason, 24)
+		__field(int, model)
+		__field(unsigned int, redos)
+		__field(int, moved)
+		__field(int, active)
+		__dynamic_array(char, state, strlen(state) + 1)
 	),
 
 	TP_fast_assign(
@@ -149,16 +158,29 @@ TRACE_EVENT(lb_verdict,
 		__entry->shadow_avg = tracker_pick[2];
 		__entry->weight = tracker_pick[3];
 		__entry->nr = tracker_pick[4];
+		__entry->h_load = tracker_pick[5];
+		strscpy(__entry->reason, reason, 24);
+		__entry->model = model;
+		__entry->redos = redos;
+		__entry->moved = moved;
+		__entry->active = active;
+		memcpy(__get_dynamic_array(state), state, strlen(state) + 1);
 	),
 
-	/* group picks are shown by their first CPU in env->cpus, -1 for none */
-	TP_printk("dst_cpu=%d domain=%s idle=%s verdict=%s pick=%d kernel=%d shadow=%d shadow_avg=%d weight=%d nr=%d",
+	/*
+	 * One balancing attempt (audit.c; one search when the balancing
+	 * function cannot be probed: redos 0, moved -1).  Group picks are
+	 * shown by their first CPU in env->cpus, -1 for none.
+	 */
+	TP_printk("dst_cpu=%d domain=%s idle=%s verdict=%s pick=%d kernel=%d shadow=%d shadow_avg=%d weight=%d nr=%d h_load=%d reason=%s model=%d redos=%u moved=%d active=%d %s",
 		  __entry->dst_cpu, __entry->domain,
 		  __print_symbolic(__entry->idle, { 0, "idle" }, { 1, "busy" }, { 2, "newidle" }),
 		  __print_symbolic(__entry->verdict, { 0, "right" }, { 1, "wrong" },
-				   { 2, "missed" }, { 3, "none" }, { 4, "busy" }),
+				   { 2, "missed" }, { 3, "none" }, { 4, "void" }, { 5, "busy" }),
 		  __entry->pick, __entry->kernel, __entry->shadow, __entry->shadow_avg,
-		  __entry->weight, __entry->nr)
+		  __entry->weight, __entry->nr, __entry->h_load, __entry->reason,
+		  __entry->model, __entry->redos, __entry->moved, __entry->active,
+		  __get_str(state))
 );
 
 #endif /* SHADOW_TRACE_H */

@@ -209,6 +209,97 @@ static void emit_funcs(FILE *out, const struct btf *btf, char **w, int nw)
 	fprintf(out, "\n\n");
 }
 
+/* Does BTF type @id match one token of a "^" prototype (int, enum, *int, *STRUCT)? */
+static int type_matches(const struct btf *btf, __u32 id, const char *tok)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, id));
+
+	if (!t)
+		return 0;
+	if (tok[0] == '*') {
+		if (!btf_is_ptr(t))
+			return 0;
+		if (strcmp(tok + 1, "int"))
+			return is_ptr_to_struct(btf, id, tok + 1);
+		t = btf__type_by_id(btf, btf__resolve_type(btf, t->type));
+	}
+	if (!strcmp(tok, "enum"))
+		return btf_is_enum(t) || btf_is_enum64(t);
+	if (!strcmp(tok + (tok[0] == '*'), "int"))
+		return t && btf_is_int(t) && !strcmp(btf__name_by_offset(btf, t->name_off), "int");
+	return 0;
+}
+
+/*
+ * "^macro ret params [preferred names...]": every function in BTF whose
+ * prototype is exactly ret f(params), params a comma-separated list of
+ * int, enum, *int or *STRUCT (e.g. load_balance()'s
+ * "int int,*rq,*sched_domain,enum,*int").  Emitted like "@".
+ */
+static void emit_proto_funcs(FILE *out, const struct btf *btf, char **w, int nw)
+{
+	const char *found[64], *tok[16];
+	char params[256], *save = NULL, *p;
+	int nfound = 0, ntok = 0, k, id, n = btf__type_cnt(btf);
+
+	snprintf(params, sizeof(params), "%s", w[2]);
+	for (p = strtok_r(params, ",", &save); p && ntok < 16; p = strtok_r(NULL, ",", &save))
+		tok[ntok++] = p;
+	for (id = 1; id < n && nfound < 64; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id), *proto;
+		const struct btf_param *prm;
+		int i;
+
+		if (!btf_is_func(t))
+			continue;
+		proto = btf__type_by_id(btf, t->type);
+		if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) != ntok ||
+		    !type_matches(btf, proto->type, w[1]))
+			continue;
+		prm = btf_params(proto);
+		for (i = 0; i < ntok; i++)
+			if (!type_matches(btf, prm[i].type, tok[i]))
+				break;
+		if (i == ntok)
+			found[nfound++] = btf__name_by_offset(btf, t->name_off);
+	}
+	fprintf(out, "/* functions: %s f(%s) */\n#define KS_FUNCS_%s", w[1], w[2], w[0] + 1);
+	for (k = 3; k <= nw; k++) {
+		int i;
+
+		for (i = 0; i < nfound; i++) {
+			if (!found[i] || (k < nw && strcmp(found[i], w[k])))
+				continue;
+			fprintf(out, " \\\n\t\"%s\",", found[i]);
+			found[i] = NULL;
+		}
+	}
+	fprintf(out, "\n\n");
+}
+
+/*
+ * "~enum names...": the value of each enumerator of enum <enum> as
+ * KS_ENUM_<enum>__<name> (-1 and HAS_KS_ENUM_..._0 when absent), so the
+ * module follows the kernel's order instead of assuming one.
+ */
+static void emit_enum(FILE *out, const struct btf *btf, char **w, int nw)
+{
+	int id = btf__find_by_name_kind(btf, w[0] + 1, BTF_KIND_ENUM), k, i;
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+
+	fprintf(out, "/* enum %s */\n", w[0] + 1);
+	for (k = 1; k < nw; k++) {
+		long long v = -1;
+
+		for (i = 0; t && i < btf_vlen(t); i++)
+			if (!strcmp(btf__name_by_offset(btf, btf_enum(t)[i].name_off), w[k]))
+				v = btf_enum(t)[i].val;
+		fprintf(out, "#define HAS_KS_ENUM_%s__%s %d\n#define KS_ENUM_%s__%s %lld\n",
+			w[0] + 1, w[k], v >= 0, w[0] + 1, w[k], v);
+	}
+	fprintf(out, "\n");
+}
+
 /*
  * "%btf_trace_<tp>": the number of parameters of tracepoint <tp>'s probe
  * prototype (void *data first), so a probe can be declared with exactly the
@@ -347,6 +438,16 @@ int main(int argc, char **argv)
 		}
 		if (nw < 2)
 			die("%s:%d: expected 'struct field [alternatives]'", manifest, lineno);
+		if (w[0][0] == '^') {
+			if (nw < 3)
+				die("%s:%d: expected '^macro ret params [names]'", manifest, lineno);
+			emit_proto_funcs(out, btf, w, nw);
+			continue;
+		}
+		if (w[0][0] == '~') {
+			emit_enum(out, btf, w, nw);
+			continue;
+		}
 		if (w[0][0] == '@') {
 			if (nw < 3)
 				die("%s:%d: expected '@macro ret_struct arg_struct [names]'", manifest, lineno);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * audit_core: judges one find_busiest_group() call and computes what each
- * alternative load tracker would have picked in its place.
+ * audit_core: judges one find_busiest_group() call (the first call of a
+ * balancing attempt is the attempt's verdict), gives every verdict other
+ * than right a reason from the documented list (docs/debugfs.md, "lb
+ * reasons"), and computes what each alternative load tracker would have
+ * picked in its place.
  *
  * Pure C shared by the kernel module (module/audit.c fills the arrays from
  * the published per-CPU snapshots in its kretprobe handler) and the host
@@ -12,6 +15,7 @@
 #define SHADOW_AUDIT_CORE_H
 
 #include <linux/types.h>
+#include "work.h"
 
 /*
  * Idle type of the destination CPU, same values as the kernel's
@@ -30,6 +34,7 @@ enum audit_verdict {
 	AUDIT_WRONG,
 	AUDIT_MISSED,
 	AUDIT_NONE,
+	AUDIT_VOID,	/* a CPU it needs has no fresh, readable state */
 	AUDIT_BUSY,
 	AUDIT_NR_VERDICTS
 };
@@ -41,6 +46,7 @@ enum audit_tracker {
 	AUDIT_TRK_SHADOW_AVG,	/* shadow_avg */
 	AUDIT_TRK_WEIGHT,	/* weight */
 	AUDIT_TRK_NR,		/* h_nr_running */
+	AUDIT_TRK_H_LOAD,	/* sum of task_h_load() of the queued tasks */
 	AUDIT_NR_TRACKERS
 };
 
@@ -51,6 +57,129 @@ enum audit_outcome {
 	AUDIT_PICK_NOWORK_NONE,	/* no work there, and no group has any */
 	AUDIT_NO_PICK,		/* every candidate's metric was 0 */
 	AUDIT_NR_OUTCOMES
+};
+
+/*
+ * The kernel's group classes (enum group_type).  Their order differs
+ * between kernels (6.6 added smt_balance, 7.2 llc_balance), so the glue
+ * passes BTF's values as ranks in struct audit_domain; a class the kernel
+ * lacks has rank -1.
+ */
+enum audit_class {
+	AUDIT_CLS_HAS_SPARE,
+	AUDIT_CLS_FULLY_BUSY,
+	AUDIT_CLS_MISFIT,
+	AUDIT_CLS_SMT_BALANCE,
+	AUDIT_CLS_ASYM,
+	AUDIT_CLS_IMBALANCED,
+	AUDIT_CLS_LLC_BALANCE,
+	AUDIT_CLS_OVERLOADED,
+	AUDIT_NR_CLASSES
+};
+
+/*
+ * Reasons (docs/debugfs.md "lb reasons").  right has AUDIT_R_NONE; none
+ * has AUDIT_R_NO_WORK; void has the first failing CPU's reason.
+ */
+enum audit_reason {
+	AUDIT_R_NONE,
+	AUDIT_R_NO_WORK,		/* none: no non-local group has work for dst */
+	/* wrong: the kernel means to move a running task (active balance) */
+	AUDIT_R_ACTIVE_MISFIT,
+	AUDIT_R_ACTIVE_ASYM,
+	AUDIT_R_ACTIVE_PREFER_SIBLING,
+	/* wrong: the picked group outranks every group with work, by class
+	 * then by the class's own comparison (update_sd_pick_busiest) */
+	AUDIT_R_CLASS_HAS_SPARE,	/* AUDIT_R_CLASS_HAS_SPARE + enum audit_class */
+	AUDIT_R_CLASS_FULLY_BUSY,
+	AUDIT_R_CLASS_MISFIT,
+	AUDIT_R_CLASS_SMT_BALANCE,
+	AUDIT_R_CLASS_ASYM,
+	AUDIT_R_CLASS_IMBALANCED,
+	AUDIT_R_CLASS_LLC_BALANCE,
+	AUDIT_R_CLASS_OVERLOADED,
+	/* missed: a balanced outcome find_busiest_group() chooses on purpose */
+	AUDIT_R_EAS,			/* EAS on and the root domain not overutilized */
+	AUDIT_R_LOCAL_CLASS,		/* local group's class above the busiest's */
+	AUDIT_R_LOCAL_LOAD,		/* overloaded local: avg_load / imbalance_pct checks */
+	AUDIT_R_IDLE_CPUS,		/* local->idle_cpus <= busiest->idle_cpus + 1 */
+	AUDIT_R_SINGLE_TASK,		/* busiest->sum_h_nr_running == 1 */
+	AUDIT_R_IMBALANCE_ZERO,		/* calculate_imbalance() rounds to 0 */
+	AUDIT_R_UNEXPLAINED,
+	/* void: why a needed CPU's state is unusable (enum shadow_void_reason
+	 * values 1.. map onto AUDIT_R_VOID_NEVER..) */
+	AUDIT_R_VOID_NEVER,
+	AUDIT_R_VOID_WALK_FAILED,
+	AUDIT_R_VOID_DISABLED,
+	AUDIT_R_VOID_RESET,
+	AUDIT_R_VOID_HOTPLUG,
+	AUDIT_R_VOID_STALE,
+	AUDIT_R_VOID_UNREADABLE,
+	AUDIT_R_VOID_WORK_UNKNOWN,	/* a waiter's affinity was not recorded */
+	AUDIT_NR_REASONS
+};
+
+/* struct audit_domain.flags: the sched_domain flags the rules read */
+#define AUDIT_SD_ASYM_PACKING	0x1u
+#define AUDIT_SD_ASYM_CAPACITY	0x2u
+#define AUDIT_SD_NUMA		0x4u
+#define AUDIT_SD_SHARE_LLC	0x8u	/* SD_SHARE_PKG_RESOURCES / SD_SHARE_LLC */
+#define AUDIT_SD_PREFER_SIBLING	0x10u	/* the child domain has SD_PREFER_SIBLING */
+#define AUDIT_SD_OVERLAP	0x20u	/* NUMA groups overlap (a CPU may be in two groups) */
+
+/**
+ * struct audit_domain - the domain-wide inputs of the kernel's rules
+ * @imbalance_pct: sd->imbalance_pct (117, 125, ...); 0 is taken as 117
+ * @flags:         AUDIT_SD_*
+ * @imb_numa_nr:   sd->imb_numa_nr (NUMA domains; 0 if the kernel lacks it)
+ * @eas_balanced:  the energy model is on (rd->pd) and rd->overutilized is 0
+ * @rank:          BTF's enum group_type value of each class, -1 = absent
+ */
+struct audit_domain {
+	u32 imbalance_pct;
+	u32 flags;
+	u32 imb_numa_nr;
+	bool eas_balanced;
+	s8 rank[AUDIT_NR_CLASSES];
+};
+
+/* Fill @d with 6.1's class order and defaults (unit tests, fallbacks). */
+void audit_domain_default(struct audit_domain *d);
+
+/**
+ * struct audit_gstats - one group as the kernel's update_sg_lb_stats() would
+ * see it, recomputed from published state (the lb_verdict event's groups)
+ * @load:     sum of root load_avg (cpu_load)
+ * @util:     sum of util_avg (cpu_util_cfs without util_est: approximate)
+ * @runnable: sum of runnable_avg
+ * @capacity: sgc->capacity (or the CPUs' capacities when not given)
+ * @avg_load: load * 1024 / capacity, computed for overloaded groups only
+ *            (as the kernel does)
+ * @misfit_load: load of a lone task on a CPU with reduced capacity
+ * @weight:   group_weight
+ * @sum_nr_running:   sum of rq->nr_running
+ * @sum_h_nr_running: sum of cfs h_nr_running
+ * @idle_cpus: CPUs with nr_running == 0
+ * @cls:      enum audit_class
+ * @work:     enum shadow_work_answer for the destination, over its CPUs
+ * @local:    holds the destination
+ * @imbalanced: sgc->imbalance
+ */
+struct audit_gstats {
+	u64 load;
+	u64 util;
+	u64 runnable;
+	u64 capacity;
+	u64 avg_load;
+	u64 misfit_load;
+	u32 weight;
+	u32 sum_nr_running;
+	u32 sum_h_nr_running;
+	u32 idle_cpus;
+	u8 cls;
+	u8 work;
+	bool local;
+	bool imbalanced;
 };
 
 /* audit_result.flags */
@@ -76,8 +205,12 @@ enum audit_outcome {
  * @shadow:       shadow runnable load (SHADOW tracker)
  * @shadow_avg:   shadow walk over avg.load_avg (SHADOW_AVG tracker)
  * @capacity:     CPU capacity, 1024 = a full CPU
+ * @h_load:       sum of task_h_load() of its queued tasks (H_LOAD tracker)
  * @valid:        false when the CPU has no published state: its metrics and
- *                @movable are then read as 0; @capacity still counts
+ *                @movable are then read as 0; @capacity still counts; the
+ *                verdict is void
+ * @work:         enum shadow_work_answer: can a waiter go to the destination
+ * @void_reason:  enum shadow_void_reason (0 = fresh) of the published state
  */
 struct audit_cpu {
 	int cpu;
@@ -91,7 +224,10 @@ struct audit_cpu {
 	u64 shadow;
 	u64 shadow_avg;
 	u64 capacity;
+	u64 h_load;
 	bool valid;
+	u8 work;
+	u8 void_reason;
 };
 
 /**
@@ -99,18 +235,27 @@ struct audit_cpu {
  * @first: index of its first CPU in the audit_cpu array
  * @nr:    number of CPUs (may be 0: never picked, no work)
  * @local: holds the destination CPU; never a tracker candidate
+ * @weight: the kernel's group_weight (0: taken as @nr)
+ * @capacity: sgc->capacity (0: taken as the sum of the CPUs' capacities)
+ * @imbalanced: sgc->imbalance (a child domain failed on affinity)
  */
 struct audit_group {
 	int first;
 	int nr;
 	bool local;
+	u32 weight;
+	u64 capacity;
+	bool imbalanced;
 };
 
 /**
  * struct audit_result - judgement of one call
  * @idle_type:   destination idle type as passed in
  * @verdict:     enum audit_verdict
+ * @reason:      enum audit_reason
  * @kernel_pick: the kernel's pick after range check (-1 = none)
+ * @model_pick:  the group the kernel's rules pick from published state
+ *               (classify, then compare within the class), -1 = none
  * @nonlocal_work: some non-local group has a CPU with work to give
  * @flags:       AUDIT_F_*
  * @pick:        each tracker's pick (-1 = none)
@@ -120,7 +265,9 @@ struct audit_group {
 struct audit_result {
 	int idle_type;
 	int verdict;
+	int reason;
 	int kernel_pick;
+	int model_pick;
 	bool nonlocal_work;
 	u32 flags;
 	int pick[AUDIT_NR_TRACKERS];
@@ -158,10 +305,15 @@ extern const char * const audit_verdict_name[AUDIT_NR_VERDICTS];
 extern const char * const audit_tracker_name[AUDIT_NR_TRACKERS];
 extern const char * const audit_outcome_name[AUDIT_NR_OUTCOMES];
 extern const char * const audit_idle_name[AUDIT_NR_IDLE_TYPES];
+extern const char * const audit_reason_name[AUDIT_NR_REASONS];
+extern const char * const audit_class_name[AUDIT_NR_CLASSES];
 
-void audit_judge(const struct audit_group *groups, int nr_groups,
+void audit_judge(const struct audit_domain *dom,
+		 const struct audit_group *groups, int nr_groups,
 		 const struct audit_cpu *cpus, int nr_cpus,
-		 int idle_type, int kernel_pick, struct audit_result *res);
+		 int idle_type, int kernel_pick,
+		 struct audit_gstats *gs, struct audit_result *res);
+
 void audit_account(struct audit_counters *c, const struct audit_result *res);
 void audit_counters_add(struct audit_counters *dst,
 			const struct audit_counters *src);

@@ -11,7 +11,7 @@
  *     a snapshot number, a kind and key=value fields);
  *   - numeric columns are numbers (or "-" where the format allows it);
  *     an offline CPU (cpus, online 0) has "-" in the instantaneous columns;
- *   - lb judged rows: calls = right + wrong + missed + none;
+ *   - lb judged rows: calls = right + wrong + missed + none + void;
  *   - groups: depth = number of path components, path absolute;
  *     with -c also h_tasks = nr_tasks + sum of the children's h_tasks and
  *     shadow / shadow_avg = task_load + sum of min(S*w/W, w) over the
@@ -259,7 +259,7 @@ static const char *hdr_cpus =
 static const char *hdr_groups =
 	"cpu cgid depth se_weight cfs_weight load_avg runnable_avg util_avg task_load nr_tasks h_tasks "
 	"shadow shadow_avg path";
-static const char *hdr_lb = "domain idle tracker calls right wrong missed none agree";
+static const char *hdr_lb = "domain idle tracker calls right wrong missed none void agree";
 
 /* ---- groups: one CPU's block, checked when the block is complete ---- */
 struct grow {
@@ -527,20 +527,20 @@ static const char *check(const char *name, char *buf, size_t len, char *why, siz
 				if (!strcmp(col[1], "busy")) {
 					if (!is_num(col[3]))
 						goto badrow;
-					for (i = 4; i < 9; i++)
+					for (i = 4; i < 10; i++)
 						if (strcmp(col[i], "-"))
 							goto badrow;
 				} else if (!strcmp(col[1], "idle") || !strcmp(col[1], "newidle")) {
 					unsigned long long sum = 0;
 
-					for (i = 3; i < 8; i++)
+					for (i = 3; i < 9; i++)
 						if (!is_num(col[i]))
 							goto badrow;
-					for (i = 4; i < 8; i++)
+					for (i = 4; i < 9; i++)
 						sum += strtoull(col[i], NULL, 10);
 					if (sum != strtoull(col[3], NULL, 10))
 						goto badrow;
-					if (!strcmp(col[2], "actual") ? strcmp(col[8], "-") : !is_num(col[8]))
+					if (!strcmp(col[2], "actual") ? strcmp(col[9], "-") : !is_num(col[9]))
 						goto badrow;
 				} else {
 					goto badrow;

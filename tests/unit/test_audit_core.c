@@ -18,11 +18,11 @@
 
 /* A valid CPU with one running task and nothing waiting. */
 #define BUSY1(id, load) { .cpu = (id), .nr_running = 1, .h_nr_running = 1, \
-	.load_avg = (load), .shadow = 1024, .shadow_avg = (load), \
+	.load_avg = (load), .h_load = (load), .shadow = 1024, .shadow_avg = (load), \
 	.weight = 1024, .capacity = 1024, .valid = true }
 /* A valid CPU with two runnable CFS tasks: one of them can move. */
 #define BUSY2(id, load) { .cpu = (id), .nr_running = 2, .h_nr_running = 2, \
-	.movable = 1, .load_avg = (load), .shadow = 2048, \
+	.movable = 1, .work = SHADOW_WORK_YES, .load_avg = (load), .h_load = (load), .shadow = 2048, \
 	.shadow_avg = (load), .weight = 2048, .capacity = 1024, .valid = true }
 /* A valid idle CPU, possibly carrying blocked load. */
 #define IDLE(id, load) { .cpu = (id), .load_avg = (load), \
@@ -36,8 +36,12 @@ static struct audit_result judge(const struct audit_group *g, int ng,
 {
 	struct audit_result r;
 
+	struct audit_gstats gs[64];
+	struct audit_domain d;
+
+	audit_domain_default(&d);
 	memset(&r, 0xa5, sizeof(r));	/* everything must be written */
-	audit_judge(g, ng, c, nc, idle, pick, &r);
+	audit_judge(&d, g, ng, c, nc, idle, pick, gs, &r);
 	return r;
 }
 
@@ -259,6 +263,7 @@ static void test_rt_preempted(void)
 
 	c[2].nr_running = 2;
 	c[2].movable = 1;
+	c[2].work = SHADOW_WORK_YES;
 	c[2].shadow = 300;
 	c[2].weight = 1024;
 	r = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, 2);
@@ -295,8 +300,8 @@ static void test_invalid_cpu(void)
 	r = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, 2);
 	tap_ok(all_picks(&r, 1),
 	       "invalid cpu: its metrics read as 0, trackers pick G1");
-	tap_ok(r.verdict == AUDIT_NONE && !r.nonlocal_work,
-	       "invalid cpu: its movable count is not work");
+	tap_ok(r.verdict == AUDIT_VOID && r.reason == AUDIT_R_VOID_NEVER && !r.nonlocal_work,
+	       "invalid cpu: the verdict is void (never), its movable count is not work");
 	/*
 	 * Capacity still counts: G1 = 100 on 2048 beats G2 = 60 on 2048;
 	 * had CPU4's capacity been dropped, 60 on 1024 would win.
@@ -304,9 +309,25 @@ static void test_invalid_cpu(void)
 	c[2].load_avg = 100;
 	c[5].load_avg = 60;
 	c[5].movable = 1;
+	c[5].work = SHADOW_WORK_YES;
 	r = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, 2);
-	tap_ok(r.pick[AUDIT_TRK_KERNEL] == 1 && r.verdict == AUDIT_RIGHT,
-	       "invalid cpu: capacity of an invalid CPU still counts");
+	tap_ok(r.pick[AUDIT_TRK_KERNEL] == 1 && r.verdict == AUDIT_VOID,
+	       "invalid cpu: capacity of an invalid CPU still counts; still void");
+	c[4].valid = true;
+	c[4].void_reason = 3;	/* SHADOW_VOID_DISABLED */
+	r = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, 1);
+	tap_ok(r.verdict == AUDIT_VOID && r.reason == AUDIT_R_VOID_DISABLED,
+	       "void reason: a CPU published while disabled makes the verdict void (disabled)");
+	c[4].void_reason = 0;
+	c[4].work = SHADOW_WORK_UNKNOWN;
+	c[5].work = SHADOW_WORK_NO;
+	r = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, 1);
+	tap_ok(r.verdict == AUDIT_VOID && r.reason == AUDIT_R_VOID_WORK_UNKNOWN,
+	       "work unknown for the destination: void (work_unknown)");
+	c[2].work = SHADOW_WORK_YES;
+	r = judge(g3, 3, c, NG(c), AUDIT_CPU_IDLE, 1);
+	tap_ok(r.verdict == AUDIT_RIGHT && r.reason == AUDIT_R_NONE,
+	       "work unknown elsewhere: a pick with work is still right");
 }
 
 static void test_bad_pick(void)
@@ -487,6 +508,7 @@ static void test_large(void)
 	c[2].shadow = big << 10;
 	c[2].capacity = (1ULL << 20) - 1;
 	c[2].movable = 1;
+	c[2].work = SHADOW_WORK_YES;
 	r = judge(g, 4, c, 6, AUDIT_CPU_IDLE, 2);
 	tap_ok(r.pick[AUDIT_TRK_SHADOW] == 2 &&
 	       r.outcome[AUDIT_TRK_SHADOW] == AUDIT_PICK_WORK,
@@ -591,6 +613,93 @@ static void test_names(void)
 	       "names: every entry set, idle names in the kernel's order");
 }
 
+/* A CPU with @n runnable CFS tasks (each ~1024 load and util), @w of them can go to dst. */
+static struct audit_cpu hog_cpu(int id, unsigned int n, int work)
+{
+	struct audit_cpu c = { .cpu = id, .nr_running = n, .h_nr_running = n,
+			       .movable = n > 1 ? n - 1 : 0, .load_avg = 1024ULL * n,
+			       .runnable_avg = 1024ULL * n, .util_avg = n ? 1024 : 0,
+			       .capacity = 1024, .valid = true,
+			       .work = work ? SHADOW_WORK_YES : SHADOW_WORK_NO };
+	return c;
+}
+
+static void test_reasons(void)
+{
+	/* local {4,5} first (the kernel visits from dst's group), then the two sockets */
+	const struct audit_group g[] = {
+		{ .first = 0, .nr = 2, .local = true, .weight = 2, .capacity = 2048 },
+		{ .first = 2, .nr = 2, .weight = 2, .capacity = 2048 },
+		{ .first = 4, .nr = 2, .weight = 2, .capacity = 2048 },
+	};
+	struct audit_cpu c[6];
+	struct audit_gstats gs[3];
+	struct audit_domain d;
+	struct audit_result r;
+
+	audit_domain_default(&d);
+	/* the known-wrong construction (scenario 27) */
+	c[0] = hog_cpu(4, 1, 0); c[1] = hog_cpu(5, 0, 0);
+	c[2] = hog_cpu(0, 3, 0); c[3] = hog_cpu(1, 1, 0);	/* all pinned */
+	c[4] = hog_cpu(2, 2, 1); c[5] = hog_cpu(3, 1, 0);	/* one can move */
+	audit_judge(&d, g, 3, c, 6, AUDIT_CPU_IDLE, 1, gs, &r);
+	tap_ok(r.verdict == AUDIT_WRONG && r.reason == AUDIT_R_CLASS_OVERLOADED &&
+	       r.model_pick == 1 && gs[1].cls == AUDIT_CLS_OVERLOADED &&
+	       gs[2].cls == AUDIT_CLS_OVERLOADED && gs[1].avg_load == 2048 &&
+	       gs[2].avg_load == 1536,
+	       "reason: pinned overloaded socket picked over the one with work: wrong/overloaded");
+	/* the same pick, but the group with work has the higher avg_load: unexplained */
+	c[4] = hog_cpu(2, 4, 1);
+	audit_judge(&d, g, 3, c, 6, AUDIT_CPU_IDLE, 1, gs, &r);
+	tap_ok(r.verdict == AUDIT_WRONG && r.reason == AUDIT_R_UNEXPLAINED && r.model_pick == 2,
+	       "reason: a pick the kernel's rule would not make is unexplained");
+	/* missed because of the idle-CPU rule: local 2 idle, busiest has_spare with 1 idle */
+	c[2] = hog_cpu(0, 0, 0); c[3] = hog_cpu(1, 0, 0);
+	c[4] = hog_cpu(2, 2, 1); c[5] = hog_cpu(3, 0, 0);
+	c[0] = hog_cpu(4, 0, 0);
+	audit_judge(&d, g, 3, c, 6, AUDIT_CPU_NEWLY_IDLE, -1, gs, &r);
+	tap_ok(r.verdict == AUDIT_MISSED && r.reason == AUDIT_R_IDLE_CPUS &&
+	       gs[2].cls == AUDIT_CLS_HAS_SPARE && r.model_pick == 2,
+	       "reason: missed by the idle_cpus <= busiest->idle_cpus + 1 rule");
+	/* EAS not overutilized comes before */
+	d.eas_balanced = true;
+	audit_judge(&d, g, 3, c, 6, AUDIT_CPU_NEWLY_IDLE, -1, gs, &r);
+	tap_ok(r.verdict == AUDIT_MISSED && r.reason == AUDIT_R_EAS, "reason: missed under EAS");
+	d.eas_balanced = false;
+	/* two groups of one CPU: single task rule (weight 1 skips the idle rule) */
+	{
+		const struct audit_group g1[] = {
+			{ .first = 0, .nr = 1, .local = true, .weight = 1, .capacity = 1024 },
+			{ .first = 1, .nr = 1, .weight = 1, .capacity = 1024 },
+		};
+		struct audit_cpu c1[2] = { hog_cpu(0, 0, 0), hog_cpu(1, 2, 1) };
+
+		c1[1].h_nr_running = 1;	/* one CFS task behind an RT task */
+		c1[1].util_avg = 300;
+		c1[1].runnable_avg = 300;
+		audit_judge(&d, g1, 2, c1, 2, AUDIT_CPU_IDLE, -1, gs, &r);
+		tap_ok(r.verdict == AUDIT_MISSED && r.reason == AUDIT_R_SINGLE_TASK,
+		       "reason: missed by the sum_h_nr_running == 1 rule");
+		c1[1].capacity = 500;	/* RT pressure: the lone CFS task is misfit */
+		audit_judge(&d, g1, 2, c1, 2, AUDIT_CPU_IDLE, -1, gs, &r);
+		tap_ok(r.verdict == AUDIT_MISSED && gs[1].cls == AUDIT_CLS_MISFIT &&
+		       r.reason == AUDIT_R_UNEXPLAINED,
+		       "reason: a misfit busiest is forced: a NULL return is unexplained");
+		audit_judge(&d, g1, 2, c1, 2, AUDIT_CPU_IDLE, 1, gs, &r);
+		tap_ok(r.verdict == AUDIT_RIGHT && r.reason == AUDIT_R_NONE, "reason: right has none");
+	}
+	/* BTF ranks decide: with overloaded ranked below has_spare (absurd), the pick is unexplained */
+	c[2] = hog_cpu(0, 3, 0); c[3] = hog_cpu(1, 1, 0);
+	c[4] = hog_cpu(2, 2, 1); c[5] = hog_cpu(3, 0, 0);
+	audit_judge(&d, g, 3, c, 6, AUDIT_CPU_IDLE, 1, gs, &r);
+	tap_ok(r.verdict == AUDIT_WRONG && r.reason == AUDIT_R_CLASS_OVERLOADED,
+	       "reason: overloaded outranks has_spare");
+	d.rank[AUDIT_CLS_OVERLOADED] = -1;
+	audit_judge(&d, g, 3, c, 6, AUDIT_CPU_IDLE, 1, gs, &r);
+	tap_ok(r.verdict == AUDIT_WRONG && r.reason == AUDIT_R_UNEXPLAINED,
+	       "reason: class order comes from the ranks (BTF enum values)");
+}
+
 int main(void)
 {
 	tap_begin("audit_core");
@@ -612,5 +721,6 @@ int main(void)
 	test_mul_128();
 	test_tejun();
 	test_names();
+	test_reasons();
 	return tap_end();
 }

@@ -214,6 +214,33 @@ int main(void)
 	rc = run_btfgen("/nonexistent/vmlinux", "--release x");
 	tap_ok(rc != 0 && strstr(err_text, "/nonexistent/vmlinux"), "missing BTF file: refused, path named");
 
+	/*
+	 * "^" (functions by whole prototype) and "~" (enumerator values) on the
+	 * host kernel's real BTF: the balancing function and enum group_type.
+	 */
+	snprintf(path, sizeof(path), "%s/manifest", dir);
+	f = fopen(path, "w");
+	fputs("^lb_attempt int int,*rq,*sched_domain,enum,*int sched_balance_rq load_balance\n"
+	      "^none int int,*nosuchstruct\n"
+	      "~group_type group_has_spare group_overloaded group_no_such_class\n"
+	      "~no_such_enum x\n", f);
+	fclose(f);
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		tap_ok(1, "prototype and enum directives # SKIP no /sys/kernel/btf/vmlinux on this host");
+	} else {
+		rc = run_btfgen("/sys/kernel/btf/vmlinux", "");
+		tap_ok(rc == 0 && (strstr(out_text, "#define KS_FUNCS_lb_attempt \\\n\t\"sched_balance_rq\",") ||
+				   strstr(out_text, "#define KS_FUNCS_lb_attempt \\\n\t\"load_balance\",")),
+		       "^: the host's balancing function found by prototype (rc %d)", rc);
+		tap_ok(strstr(out_text, "#define KS_FUNCS_none\n") != NULL,
+		       "^: no function with an unknown struct: empty list");
+		tap_ok(strstr(out_text, "#define KS_ENUM_group_type__group_has_spare 0\n") &&
+		       strstr(out_text, "#define HAS_KS_ENUM_group_type__group_overloaded 1\n") &&
+		       strstr(out_text, "#define KS_ENUM_group_type__group_no_such_class -1\n") &&
+		       strstr(out_text, "#define HAS_KS_ENUM_no_such_enum__x 0\n"),
+		       "~: enumerator values, -1 and HAS 0 when absent");
+	}
+
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	if (system(path))
 		tap_diag("cannot remove %s", dir);

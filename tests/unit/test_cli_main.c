@@ -259,6 +259,19 @@ int main(void)
 	rc = run("--debugfs", FIX "/good", "lb", "--json", NULL);
 	tap_ok(rc == 0 && strstr(out, "\"available\": true") && strstr(out, "\"agree\": 117"), "lb --json");
 	check_json("lb --json is valid JSON");
+	rc = run("--debugfs", FIX "/good", "lb_attempts", NULL);
+	tap_ok(rc == 0 && strstr(out, "wrong    overloaded") && strstr(out, "unexplained"),
+	       "lb_attempts text: verdict and reason columns");
+	rc = run("--debugfs", FIX "/good", "lb_attempts", "--json", NULL);
+	tap_ok(rc == 0 && strstr(out, "\"reason\": \"overloaded\"") && strstr(out, "\"redos\": 14"),
+	       "lb_attempts --json: reason is a string, counts are numbers");
+	check_json("lb_attempts --json is valid JSON");
+	rc = run("--debugfs", FIX "/good", "lb_attempts", "--prom", NULL);
+	tap_ok(rc == 0 && strstr(out, "sched_shadow_lb_attempt_attempts_total{domain=\"DIE\",idle=\"idle\","
+				  "verdict=\"wrong\",reason=\"overloaded\"} 7\n"),
+	       "lb_attempts --prom: reason as a label");
+	rc = run("--debugfs", FIX "/noaudit", "lb_attempts", NULL);
+	tap_ok(rc == 0 && strstr(out, "not available"), "lb_attempts absent: reason, exit 0");
 	rc = run("--debugfs", FIX "/noaudit", "lb", NULL);
 	tap_ok(rc == 0 && strstr(out, "lb audit: not available (inactive:no_kretprobe_symbol)"),
 	       "lb with audit inactive: reason, exit 0");

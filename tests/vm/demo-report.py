@@ -25,7 +25,7 @@ import sys
 
 CASES = ("root", "nested")
 PCTS = (("p50", "p50"), ("p90", "p90"), ("p99", "p99"), ("p99.9", "p99_9"), ("max", "max"))
-TRACKERS = ("actual", "kernel", "shadow", "shadow_avg", "weight", "nr")
+TRACKERS = ("actual", "kernel", "shadow", "shadow_avg", "weight", "nr", "h_load")
 
 
 def load_json(path, what):
@@ -100,9 +100,17 @@ def render_run(r):
         o.append("# counts of find_busiest_group calls; judged (idle, newidle): "
                  "calls = right + wrong + missed + none; busy: calls seen only")
         o.append("# '-' = not available")
-        cols = ["domain", "idle", "tracker", "calls", "right", "wrong", "missed", "none", "agree"]
-        o += table(cols, [[row[c] for c in cols] for row in lb["rows"]],
-                   right=[False] * 3 + [True] * 6)
+        cols = ["domain", "idle", "tracker", "calls", "right", "wrong", "missed", "none", "void", "agree"]
+        o += table(cols, [[row.get(c) for c in cols] for row in lb["rows"]],
+                   right=[False] * 3 + [True] * 7)
+        att = lb.get("attempts")
+        if att:
+            o += ["", "== balancing attempts (module lb_attempts: one verdict per attempt, with its reason) ==",
+                  "headline: unexplained wrong %d, unexplained missed %d"
+                  % (att["unexplained_wrong"], att["unexplained_missed"])]
+            cols = ["domain", "idle", "verdict", "reason", "attempts", "redos", "moved", "active"]
+            o += table(cols, [[row[c] for c in cols] for row in att["rows"] if row["attempts"]],
+                       right=[False] * 4 + [True] * 4)
     else:
         o.append("lb audit not available: %s" % lb["reason"])
 
@@ -177,13 +185,24 @@ def facts(r, b):
         rows = r["lb"]["rows"]
         dom = "all" if any(x["domain"] == "all" for x in rows) else None
         for t in TRACKERS:
-            acc = {"calls": 0, "right": 0, "wrong": 0, "missed": 0, "none": 0, "agree": 0}
+            acc = {"calls": 0, "right": 0, "wrong": 0, "missed": 0, "none": 0, "void": 0, "agree": 0}
             for x in rows:
                 if x["tracker"] != t or x["idle"] == "busy" or (dom and x["domain"] != dom):
                     continue
                 for k in acc:
-                    acc[k] += x[k] or 0
+                    acc[k] += x.get(k) or 0
             f["trackers"][t] = acc
+    # balancing attempts per verdict/reason, all domains, idle + newidle
+    f["attempts"] = None
+    att = r["lb"].get("attempts") if r["lb"]["available"] else None
+    if att:
+        f["attempts"] = {"unexplained_wrong": att["unexplained_wrong"],
+                         "unexplained_missed": att["unexplained_missed"], "rows": {}}
+        for x in att["rows"]:
+            if x["domain"] != "all" or x["idle"] == "busy" or not x["attempts"]:
+                continue
+            k = x["verdict"] + "/" + x["reason"]
+            f["attempts"]["rows"][k] = f["attempts"]["rows"].get(k, 0) + x["attempts"]
     f["cpus"] = None
     if r["cpus"]["available"]:
         rows = [x for x in r["cpus"]["rows"] if x["shadow_mean"] is not None]
@@ -237,6 +256,14 @@ def side_by_side(F, bench_params, setup):
     for k in ("calls", "right", "wrong", "missed", "none"):
         line("  " + ("judged calls" if k == "calls" else k), num(g(F[0], "lb", k)), num(g(F[1], "lb", k)))
     line("  busy calls (not judged)", num(g(F[0], "lb", "busy_calls")), num(g(F[1], "lb", "busy_calls")))
+    if F[0].get("attempts") or F[1].get("attempts"):
+        o.append("balancing attempts (one verdict each, idle+newidle, all domains): verdict/reason")
+        ga = lambda f, k: "-" if not f.get("attempts") else str(f["attempts"][k])
+        line("  headline: unexplained wrong", ga(F[0], "unexplained_wrong"), ga(F[1], "unexplained_wrong"))
+        line("  headline: unexplained missed", ga(F[0], "unexplained_missed"), ga(F[1], "unexplained_missed"))
+        keys = sorted(set(k for f in F if f.get("attempts") for k in f["attempts"]["rows"]))
+        for k in keys:
+            line("  " + k, *[str(f["attempts"]["rows"].get(k, 0)) if f.get("attempts") else "-" for f in F])
     o.append("what each tracker would have picked: right/wrong (agree with actual)")
     for t in TRACKERS:
         def cell(f):

@@ -62,6 +62,7 @@ int cmd_status(int argc, char **argv);
 int cmd_cpus(int argc, char **argv);
 int cmd_groups(int argc, char **argv);
 int cmd_lb(int argc, char **argv);
+int cmd_lb_attempts(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_record(int argc, char **argv);
@@ -153,6 +154,7 @@ void emit_info_json(struct json_writer *w, const struct dbgfs_table *info);
 void emit_cpus_prom(struct prom_writer *p, const struct dbgfs_table *cpus);
 void emit_groups_prom(struct prom_writer *p, const struct dbgfs_table *groups);
 void emit_lb_prom(struct prom_writer *p, const struct dbgfs_table *lb);
+void emit_lb_attempts_prom(struct prom_writer *p, const struct dbgfs_table *t);
 void emit_info_prom(struct prom_writer *p, const struct dbgfs_table *info);
 /* Begin the common JSON envelope {"schema":..., "command":..., ...; caller ends it. */
 void emit_json_header(struct json_writer *w, const char *command);

@@ -36,8 +36,8 @@ struct run_report {
 	/* module */
 	int module_loaded, module_reset;
 	char module_why[320];
-	struct dbgfs_table info, cpus, lb;
-	int have_info, have_cpus, have_lb;
+	struct dbgfs_table info, cpus, lb, att;
+	int have_info, have_cpus, have_lb, have_att;
 	char cpus_why[320], lb_why[320];
 
 	/* cgroup CMD ran in */
@@ -97,6 +97,7 @@ static void run_module_finish(struct run_report *r)
 		r->have_cpus = 1;
 	else
 		snprintf(r->cpus_why, sizeof(r->cpus_why), "%s", err.msg);
+	r->have_att = !dbgfs_load(cli.debugfs, "lb_attempts", &r->att, &err);
 	if (!dbgfs_load(cli.debugfs, "lb", &r->lb, &err)) {
 		r->have_lb = 1;
 	} else {
@@ -375,6 +376,16 @@ static void run_print_text(const struct run_report *r)
 	} else {
 		printf("lb audit not available: %s\n", r->lb_why);
 	}
+	if (r->have_att) {
+		const char *uw = r->have_info ? dbgfs_info_get(&r->info, "lb_unexplained_wrong") : NULL;
+		const char *um = r->have_info ? dbgfs_info_get(&r->info, "lb_unexplained_missed") : NULL;
+
+		printf("\n== balancing attempts (module lb_attempts: one verdict per attempt, "
+		       "with its reason) ==\n");
+		printf("headline: unexplained wrong %s, unexplained missed %s\n", uw ? uw : "-",
+		       um ? um : "-");
+		emit_table_text(stdout, &r->att);
+	}
 	run_text_cpus(r);
 	run_text_bpf(r);
 	run_text_schedstat(r);
@@ -450,6 +461,20 @@ static void run_print_json(const struct run_report *r)
 		json_obj_end(&w);
 		json_key(&w, "rows");
 		emit_table_json(&w, &r->lb);
+	}
+	json_key(&w, "attempts");
+	if (r->have_att) {
+		const char *uw = r->have_info ? dbgfs_info_get(&r->info, "lb_unexplained_wrong") : NULL;
+		const char *um = r->have_info ? dbgfs_info_get(&r->info, "lb_unexplained_missed") : NULL;
+
+		json_obj_begin(&w);
+		json_kv_u64(&w, "unexplained_wrong", uw ? strtoull(uw, NULL, 10) : 0);
+		json_kv_u64(&w, "unexplained_missed", um ? strtoull(um, NULL, 10) : 0);
+		json_key(&w, "rows");
+		emit_table_json(&w, &r->att);
+		json_obj_end(&w);
+	} else {
+		json_null(&w);
 	}
 	json_obj_end(&w);
 
@@ -819,6 +844,8 @@ cleanup:
 		dbgfs_free(&r->cpus);
 	if (r->have_lb)
 		dbgfs_free(&r->lb);
+	if (r->have_att)
+		dbgfs_free(&r->att);
 	free(r);
 	return status;
 }

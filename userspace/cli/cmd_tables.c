@@ -63,7 +63,14 @@ static const struct col_unit col_units[] = {
 	{ "lb", "wrong", "", "pick had none while another non-local group had" },
 	{ "lb", "missed", "", "nothing picked although a non-local group had work" },
 	{ "lb", "none", "", "no non-local group had work" },
+	{ "lb", "void", "", "a CPU the judgement needs had no fresh readable state" },
 	{ "lb", "agree", "", "calls where this tracker picked the same group as actual" },
+	{ "lb_attempts", "verdict", "", "verdict of the attempt's first busiest-group search" },
+	{ "lb_attempts", "reason", "", "why (docs/debugfs.md, lb reasons); '-' for right" },
+	{ "lb_attempts", "attempts", "", "balancing attempts (load_balance / sched_balance_rq calls)" },
+	{ "lb_attempts", "redos", "", "extra searches after LBF_ALL_PINNED" },
+	{ "lb_attempts", "moved", "tasks", "tasks the attempts moved (their return value)" },
+	{ "lb_attempts", "active", "", "attempts that kicked active balance" },
 };
 
 static const struct col_unit *unit_of(const char *file, const char *col)
@@ -78,7 +85,7 @@ static const struct col_unit *unit_of(const char *file, const char *col)
 static int string_col(const char *col)
 {
 	static const char *const names[] = {
-		"domain", "idle", "tracker", "path", "key", "value",
+		"domain", "idle", "tracker", "path", "key", "value", "verdict", "reason",
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(col, names[i]))
@@ -137,7 +144,10 @@ void emit_table_text(FILE *f, const struct dbgfs_table *t)
 		fprintf(f, "# cap = capacity units (1024 = one CPU fully busy)\n");
 	if (!strcmp(t->name, "lb"))
 		fprintf(f, "# counts of find_busiest_group calls; judged (idle, newidle): "
-			"calls = right + wrong + missed + none; busy: calls seen only\n");
+			"calls = right + wrong + missed + none + void; busy: calls seen only\n");
+	if (!strcmp(t->name, "lb_attempts"))
+		fprintf(f, "# one row per domain, idle type, verdict and reason; the headline is "
+			"wrong and missed with reason unexplained\n");
 	fprintf(f, "# '-' = not available\n");
 	table_print(&tb, f);
 	table_free(&tb);
@@ -270,9 +280,18 @@ void emit_groups_prom(struct prom_writer *p, const struct dbgfs_table *groups)
 void emit_lb_prom(struct prom_writer *p, const struct dbgfs_table *lb)
 {
 	static const char *const labels[] = { "domain", "idle", "tracker" };
-	static const char *const counters[] = { "calls", "right", "wrong", "missed", "none", "agree" };
+	static const char *const counters[] = { "calls", "right", "wrong", "missed", "none", "void",
+						 "agree" };
 
-	emit_prom_generic(p, lb, PROM_PREFIX "lb", labels, 3, counters, 6);
+	emit_prom_generic(p, lb, PROM_PREFIX "lb", labels, 3, counters, 7);
+}
+
+void emit_lb_attempts_prom(struct prom_writer *p, const struct dbgfs_table *t)
+{
+	static const char *const labels[] = { "domain", "idle", "verdict", "reason" };
+	static const char *const counters[] = { "attempts", "redos", "moved", "active" };
+
+	emit_prom_generic(p, t, PROM_PREFIX "lb_attempt", labels, 4, counters, 4);
 }
 
 void emit_info_prom(struct prom_writer *p, const struct dbgfs_table *info)
@@ -345,24 +364,25 @@ static void table_usage(const struct table_cmd *tc, FILE *f)
 }
 
 /* lb absent: say why (from info) and succeed. */
-static int lb_unavailable(enum cli_format fmt)
+static int lb_unavailable(const char *name, enum cli_format fmt)
 {
 	struct dbgfs_table info;
 	struct dbgfs_error err;
 	const char *reason = NULL;
 
 	if (dbgfs_load(cli.debugfs, "info", &info, &err) == 0)
-		reason = dbgfs_info_get(&info, "feature.lb_audit");
+		reason = dbgfs_info_get(&info, strcmp(name, "lb") ? "feature.lb_attempts" :
+					"feature.lb_audit");
 	if (!reason)
 		reason = "lb file absent";
 	if (fmt == CLI_FMT_JSON) {
 		struct json_writer w;
 
 		json_init(&w, stdout, 1);
-		emit_json_header(&w, "lb");
+		emit_json_header(&w, name);
 		json_kv_bool(&w, "available", false);
 		json_kv_str(&w, "reason", reason);
-		json_kv_null(&w, "lb");
+		json_kv_null(&w, name);
 		json_obj_end(&w);
 		json_end(&w);
 	} else if (fmt == CLI_FMT_PROM) {
@@ -405,8 +425,8 @@ static int run_table_cmd(const struct table_cmd *tc, int argc, char **argv)
 		return cli_usage_error(tc->name, "unexpected argument '%s'", argv[optind]);
 
 	rc = dbgfs_load(cli.debugfs, tc->name, &t, &err);
-	if (rc == DBGFS_ENOENT && !strcmp(tc->name, "lb"))
-		return lb_unavailable(fmt);
+	if (rc == DBGFS_ENOENT && !strncmp(tc->name, "lb", 2))
+		return lb_unavailable(tc->name, fmt);
 	if (rc) {
 		cli_err(tc->name, "%s", err.msg);
 		return rc == DBGFS_ENOMODULE || rc == DBGFS_ENODEBUGFS || rc == DBGFS_EACCES ?
@@ -417,7 +437,7 @@ static int run_table_cmd(const struct table_cmd *tc, int argc, char **argv)
 
 		json_init(&w, stdout, 1);
 		emit_json_header(&w, tc->name);
-		if (!strcmp(tc->name, "lb"))
+		if (!strncmp(tc->name, "lb", 2))
 			json_kv_bool(&w, "available", true);
 		json_key(&w, tc->name);
 		emit_table_json(&w, &t);
@@ -449,7 +469,11 @@ static int run_table_cmd(const struct table_cmd *tc, int argc, char **argv)
 static const struct table_cmd tc_cpus = { "cpus", "per-CPU real vs shadow load", emit_cpus_prom };
 static const struct table_cmd tc_groups = { "groups", "per-cgroup cfs_rq (last published walk)", emit_groups_prom };
 static const struct table_cmd tc_lb = { "lb", "load-balancer audit verdict", emit_lb_prom };
+static const struct table_cmd tc_lb_attempts = { "lb_attempts",
+	"load-balancer audit: one verdict per balancing attempt, with its reason",
+	emit_lb_attempts_prom };
 
 int cmd_cpus(int argc, char **argv) { return run_table_cmd(&tc_cpus, argc, argv); }
 int cmd_groups(int argc, char **argv) { return run_table_cmd(&tc_groups, argc, argv); }
 int cmd_lb(int argc, char **argv) { return run_table_cmd(&tc_lb, argc, argv); }
+int cmd_lb_attempts(int argc, char **argv) { return run_table_cmd(&tc_lb_attempts, argc, argv); }

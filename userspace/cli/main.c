@@ -37,6 +37,7 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "cpus",   cmd_cpus,   "per-CPU real vs shadow load table" },
 	{ "groups", cmd_groups, "per-cgroup cfs_rq table of the last walk" },
 	{ "lb",     cmd_lb,     "load-balancer audit verdicts per domain and tracker" },
+	{ "lb_attempts", cmd_lb_attempts, "one verdict per balancing attempt, with its reason" },
 	{ "watch",  cmd_watch,  "live refreshing view (q or Ctrl-C quits)" },
 	{ "reset",  cmd_reset,  "clear the module's counters and statistics" },
 	{ "record", cmd_record, "record a per-CPU time series to CSV" },

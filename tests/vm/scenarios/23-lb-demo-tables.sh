@@ -28,8 +28,8 @@ consistency() {
 			if (t != "actual") { print "BAD busy row for tracker " t; bv++ }
 			for (j = c["right"]; j <= ncol; j++) if ($j != "-") { print "BAD busy row has a verdict column: " $0; bv++ }
 		} else {
-			s = $(c["right"]) + $(c["wrong"]) + $(c["missed"]) + $(c["none"])
-			if (s != calls) { print "BAD calls != right+wrong+missed+none: " $0; bsum++ }
+			s = $(c["right"]) + $(c["wrong"]) + $(c["missed"]) + $(c["none"]) + $(c["void"])
+			if (s != calls) { print "BAD calls != right+wrong+missed+none+void: " $0; bsum++ }
 			if (t == "actual") { if ($(c["agree"]) != "-") { print "BAD actual row has agree: " $0; bv++ } }
 			else if ($(c["agree"]) + 0 > calls + 0) { print "BAD agree > calls: " $0; bag++ }
 		}
