@@ -39,6 +39,7 @@ static int shadow_info_show(struct seq_file *m, void *v)
 	seq_putc(m, '\n');
 	seq_printf(m, "checks passed:%u\n", shadow_checks_passed);
 	seq_printf(m, "walk_budget %u\n", READ_ONCE(shadow_walk_budget));
+	seq_printf(m, "exact %d\n", READ_ONCE(shadow_exact) ? 1 : 0);
 	seq_printf(m, "max_groups %u\n", SHADOW_MAX_NODES);
 	seq_printf(m, "enabled %d\n", static_key_enabled(&shadow_enabled) ? 1 : 0);
 	for (i = 0; i < shadow_nr_hooks(); i++) {
@@ -77,12 +78,15 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 	seq_puts(m, "# sched_shadow cpus v1\n"
 		 "cpu online nr_running h_nr_running movable load_avg runnable_avg util_avg "
 		 "weight capacity shadow shadow_avg samples div_mean div_max shadow_mean "
-		 "real_mean published discarded over_budget\n");
+		 "real_mean published discarded over_budget deferred void\n");
 	for_each_possible_cpu(cpu) {
 		struct shadow_divmeans dm;
 		bool online = cpu_online(cpu);
 		bool ok = shadow_read_stats(cpu, &s, st);
 		bool live = ok && online && s.valid;
+
+		if (!ok)
+			memset(st, 0, sizeof(*st));
 
 		seq_printf(m, "%d %d", cpu, online ? 1 : 0);
 		shadow_print_u64_or_dash(m, live, s.nr_running);
@@ -102,7 +106,9 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 		shadow_print_u64_or_dash(m, ok, st->div.max_absdiff);
 		shadow_print_u64_or_dash(m, ok, dm.shadow);
 		shadow_print_u64_or_dash(m, ok, dm.real);
-		seq_printf(m, " %llu %llu %llu\n", st->published, st->discarded, st->over_budget);
+		seq_printf(m, " %llu %llu %llu %llu %s\n", st->published, st->discarded,
+			   st->over_budget, st->deferred,
+			   shadow_void_name(online ? s.void_reason : SHADOW_VOID_HOTPLUG));
 	}
 	kfree(st);
 	return 0;
@@ -216,11 +222,13 @@ static ssize_t shadow_enable_write(struct file *file, const char __user *ubuf,
 		return err;
 	mutex_lock(&lock);
 	if (v) {
+		shadow_enable_changed();	/* void until each CPU's next walk */
 		shadow_audit_arm(true);
 		static_branch_enable(&shadow_enabled);
 	} else {
 		static_branch_disable(&shadow_enabled);
 		shadow_audit_arm(false);	/* perf (issue 6): no trap, no trampoline */
+		shadow_enable_changed();
 	}
 	mutex_unlock(&lock);
 	return count;

@@ -26,11 +26,12 @@ static void shadow_cfs_rq_path(const struct cfs_rq *cfs, char *buf, size_t len)
 /* The last published shadow of the cfs_rq with id @cgid on @sc (caller holds the rq lock). */
 static const struct shadow_node *shadow_find_node(struct shadow_cpu *sc, u64 cgid)
 {
+	const struct shadow_walked *wd = shadow_walked_locked(sc);
 	u32 i;
 
-	for (i = 0; i < sc->pub.s.nr_nodes; i++)
-		if (sc->pub.nodes[i].cgid == cgid)
-			return &sc->pub.nodes[i];
+	for (i = 0; i < wd->h.nr_nodes; i++)
+		if (wd->nodes[i].cgid == cgid)
+			return &wd->nodes[i];
 	return NULL;
 }
 

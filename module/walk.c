@@ -3,9 +3,9 @@
  * The shadow walk (hierarchical run queues): under a CPU's rq lock, walk
  * the root cfs_rq's queued entities (rbtree plus curr) down through group
  * entities and compute for every queued cfs_rq the shadow hierarchical
- * runnable sum (Tejun Heo's formula), its shadow_avg variant, the weights
- * and the tasks with work to give.  shadow.c decides when to walk and
- * publishes the result.
+ * runnable sum (Tejun Heo's formula), its shadow_avg variant and the
+ * weights.  shadow.c decides when to walk and publishes the result; the
+ * per-event counts and work to give are waiters.c's.
  *
  * Hot-path rules: no allocation, no sleeping, no lock other than the rq
  * lock the caller holds, work bounded by shadow_walk_budget entities and
@@ -70,31 +70,12 @@ static struct sched_entity *shadow_frame_next(struct shadow_frame *f)
 	return NULL;
 }
 
-/*
- * Is rq->curr about to give up the CPU?  True when it is the idle task (a
- * task was just woken there) or a task leaving the run queue (going to
- * sleep: walks run at the end of its dequeue, before schedule() picks the
- * next one).  With delayed dequeue (6.12+) a task going to sleep stays
- * on_rq with its entity marked delayed, and when the delayed entity is
- * finally dequeued the task is still on_rq (it is blocked only
- * afterwards): a CFS task whose entity is delayed or no longer queued is
- * leaving all the same.  An RT or DL task never has its entity queued: it
- * really holds the CPU.
- */
-static bool shadow_curr_leaving(struct task_struct *running)
-{
-	if (is_idle_task(running) || !READ_ONCE(running->on_rq) || ks_se_delayed(&running->se))
-		return true;
-	return !rt_task(running) && !dl_task(running) && !READ_ONCE(running->se.on_rq);
-}
-
 enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 					   struct shadow_scalars *out, unsigned int *nvisited)
 {
-	struct task_struct *running = ks_rq_curr(rq);
 	struct shadow_frame *fr = sc->frames;
 	unsigned int budget = READ_ONCE(shadow_walk_budget), visited = 0;
-	u32 nr_nodes = 0, movable = 0, delayed = 0, runnable;
+	u32 nr_nodes = 0, delayed = 0;
 	int d = 0;
 
 	shadow_frame_init(sc, &fr[0], ks_rq_cfs(rq), NULL, 0, &nr_nodes);
@@ -109,8 +90,6 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 				return SHADOW_WALK_OVER_BUDGET;
 			}
 			if (!se->my_q) {
-				struct task_struct *p = container_of(se, struct task_struct, se);
-
 				f->nr_tasks++;
 				/* asleep, only still queued (6.12+ delayed dequeue) */
 				if (ks_se_delayed(se)) {
@@ -118,8 +97,6 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 					continue;
 				}
 				f->task_load += READ_ONCE(se->avg.load_avg);
-				if (p != running && p->nr_cpus_allowed > 1)
-					movable++;
 				continue;
 			}
 			if (d + 1 >= SHADOW_MAX_DEPTH) {
@@ -162,25 +139,11 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 		d--;
 	}
 
-	/*
-	 * A CPU about to switch runs one of the queued tasks next: that one
-	 * is not waiting behind anyone, only the ones after it are work to give.
-	 */
-	runnable = fr[0].h_tasks - delayed;
-	if (movable && movable >= runnable && shadow_curr_leaving(running))
-		movable = runnable - 1;
 	out->shadow_fp = fr[0].acc_fp;
 	out->shadow_avg_fp = fr[0].acc_avg_fp;
 	out->h_load = 0;	/* placeholder: the walk branch computes it */
-	out->h_nr_running = runnable;
-	out->movable = movable;
-	/*
-	 * Interface placeholder (issue 11 contract): every movable waiter as
-	 * pullable anywhere; the per-destination summary replaces this.
-	 */
-	shadow_work_clear(&out->work);
-	out->work.any = movable;
-	out->void_reason = SHADOW_FRESH;
+	/* the counts and the work to give come from waiters.c, on every event */
+	out->h_nr_running = fr[0].h_tasks - delayed;
 	out->nr_nodes = nr_nodes;
 	out->truncated = nr_nodes == SHADOW_MAX_NODES && visited > nr_nodes;
 	*nvisited = visited;

@@ -43,6 +43,15 @@ enum shadow_walk_result {
 enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 				    struct shadow_scalars *out, unsigned int *nvisited);
 
+/*
+ * The last published walk of @sc, for the holder of that CPU's rq lock
+ * only (the writers are serialized by it; other readers use the latch).
+ */
+static inline const struct shadow_walked *shadow_walked_locked(const struct shadow_cpu *sc)
+{
+	return &sc->walked[READ_ONCE(sc->walk_seq.seqcount.sequence) & 1];
+}
+
 static inline struct shadow_cpu *shadow_cpu_of(struct rq *rq)
 {
 	int cpu = ks_rq_cpu(rq);
