@@ -66,6 +66,31 @@ static void shadow_print_u64_or_dash(struct seq_file *m, bool ok, u64 v)
 		seq_puts(m, " -");
 }
 
+/*
+ * The CPUs a recorded waiter could go to: "all" with a waiter every online
+ * CPU may take, "-" with none, else the union of the recorded masks as a
+ * CPU list.  Waiters past the recorded ones are the `unknown` column.
+ */
+static void shadow_print_work_cpus(struct seq_file *m, bool ok, const struct shadow_work *w)
+{
+	DECLARE_BITMAP(u, SHADOW_WORK_MASK_BITS);
+	unsigned int i, k, n = min_t(unsigned int, w->nr_restricted, SHADOW_WORK_RESTRICTED);
+
+	if (!ok || (!w->any && !n)) {
+		seq_puts(m, " -");
+		return;
+	}
+	if (w->any) {
+		seq_puts(m, " all");
+		return;
+	}
+	bitmap_zero(u, SHADOW_WORK_MASK_BITS);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
+			u[k] |= w->restricted[i][k];
+	seq_printf(m, " %*pbl", (int)min_t(unsigned int, nr_cpu_ids, SHADOW_WORK_MASK_BITS), u);
+}
+
 static int shadow_cpus_show(struct seq_file *m, void *v)
 {
 	struct shadow_stats *st;
@@ -78,7 +103,7 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 	seq_puts(m, "# sched_shadow cpus v1\n"
 		 "cpu online nr_running h_nr_running movable load_avg runnable_avg util_avg "
 		 "weight capacity shadow shadow_avg samples div_mean div_max shadow_mean "
-		 "real_mean published discarded over_budget deferred void\n");
+		 "real_mean published discarded over_budget deferred pinned unknown work_cpus void\n");
 	for_each_possible_cpu(cpu) {
 		struct shadow_divmeans dm;
 		bool online = cpu_online(cpu);
@@ -106,9 +131,12 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 		shadow_print_u64_or_dash(m, ok, st->div.max_absdiff);
 		shadow_print_u64_or_dash(m, ok, dm.shadow);
 		shadow_print_u64_or_dash(m, ok, dm.real);
-		seq_printf(m, " %llu %llu %llu %llu %s\n", st->published, st->discarded,
-			   st->over_budget, st->deferred,
-			   shadow_void_name(online ? s.void_reason : SHADOW_VOID_HOTPLUG));
+		seq_printf(m, " %llu %llu %llu %llu", st->published, st->discarded,
+			   st->over_budget, st->deferred);
+		shadow_print_u64_or_dash(m, live, s.work.pinned);
+		shadow_print_u64_or_dash(m, live, s.work.unknown);
+		shadow_print_work_cpus(m, live, &s.work);
+		seq_printf(m, " %s\n", shadow_void_name(online ? s.void_reason : SHADOW_VOID_HOTPLUG));
 	}
 	kfree(st);
 	return 0;

@@ -39,6 +39,9 @@ static const struct col_unit col_units[] = {
 	{ "cpus", "discarded", "walks", "walks discarded as inconsistent since reset" },
 	{ "cpus", "over_budget", "walks", "walks aborted over the walk budget since reset" },
 	{ "cpus", "deferred", "walks", "root-PELT walks caught mid-enqueue, redone at its end, since reset" },
+	{ "cpus", "pinned", "tasks", "waiters no other CPU may pull (one CPU allowed, migration disabled)" },
+	{ "cpus", "unknown", "tasks", "waiters past the scan cap or the recorded masks: affinity not known" },
+	{ "cpus", "work_cpus", "", "CPUs a recorded waiter may go to: all, a CPU list, or -" },
 	{ "cpus", "void", "", "why the CPU's state cannot be judged (fresh if it can)" },
 	{ "groups", "cpu", "", "CPU number" },
 	{ "groups", "cgid", "", "cgroup id" },
@@ -74,7 +77,7 @@ static const struct col_unit *unit_of(const char *file, const char *col)
 static int string_col(const char *col)
 {
 	static const char *const names[] = {
-		"domain", "idle", "tracker", "path", "key", "value", "void",
+		"domain", "idle", "tracker", "path", "key", "value", "void", "work_cpus",
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(col, names[i]))
