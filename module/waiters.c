@@ -108,8 +108,13 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 		}
 		kind = shadow_waiter_kind_of(p);
 		kinds |= 1u << kind;
-		shadow_work_note(w, kind, (const u64 *)cpumask_bits(p->cpus_ptr),
-				 BITS_TO_LONGS(nr_cpu_ids));
+		if (kind == SHADOW_WAITER_ANY)		/* the common cases inline */
+			w->any++;
+		else if (kind == SHADOW_WAITER_PINNED)
+			w->pinned++;
+		else
+			shadow_work_note(w, kind, (const u64 *)cpumask_bits(p->cpus_ptr),
+					 BITS_TO_LONGS(nr_cpu_ids));
 	}
 	if (!complete) {
 		/* queued tasks not reached: waiters of unknown affinity */
