@@ -41,6 +41,7 @@ static int shadow_info_show(struct seq_file *m, void *v)
 	seq_putc(m, '\n');
 	seq_printf(m, "checks passed:%u\n", shadow_checks_passed);
 	seq_printf(m, "walk_budget %u\n", READ_ONCE(shadow_walk_budget));
+	seq_printf(m, "exact %d\n", READ_ONCE(shadow_exact) ? 1 : 0);
 	seq_printf(m, "max_groups %u\n", SHADOW_MAX_NODES);
 	seq_printf(m, "enabled %d\n", static_key_enabled(&shadow_enabled) ? 1 : 0);
 	for (i = 0; i < shadow_nr_hooks(); i++) {
@@ -73,6 +74,31 @@ static void shadow_print_u64_or_dash(struct seq_file *m, bool ok, u64 v)
 		seq_puts(m, " -");
 }
 
+/*
+ * The CPUs a recorded waiter could go to: "all" with a waiter every online
+ * CPU may take, "-" with none, else the union of the recorded masks as a
+ * CPU list.  Waiters past the recorded ones are the `unknown` column.
+ */
+static void shadow_print_work_cpus(struct seq_file *m, bool ok, const struct shadow_work *w)
+{
+	DECLARE_BITMAP(u, SHADOW_WORK_MASK_BITS);
+	unsigned int i, k, n = min_t(unsigned int, w->nr_restricted, SHADOW_WORK_RESTRICTED);
+
+	if (!ok || (!w->any && !n)) {
+		seq_puts(m, " -");
+		return;
+	}
+	if (w->any) {
+		seq_puts(m, " all");
+		return;
+	}
+	bitmap_zero(u, SHADOW_WORK_MASK_BITS);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
+			u[k] |= w->restricted[i][k];
+	seq_printf(m, " %*pbl", (int)min_t(unsigned int, nr_cpu_ids, SHADOW_WORK_MASK_BITS), u);
+}
+
 static int shadow_cpus_show(struct seq_file *m, void *v)
 {
 	struct shadow_stats *st;
@@ -85,12 +111,16 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 	seq_puts(m, "# sched_shadow cpus v1\n"
 		 "cpu online nr_running h_nr_running movable load_avg runnable_avg util_avg "
 		 "weight capacity shadow shadow_avg shadow_fresh h_load samples div_mean div_max "
-		 "shadow_mean real_mean fresh_mean h_load_mean published discarded over_budget\n");
+		 "shadow_mean real_mean fresh_mean h_load_mean published discarded over_budget "
+		 "deferred pinned unknown work_cpus void\n");
 	for_each_possible_cpu(cpu) {
 		struct shadow_divmeans dm;
 		bool online = cpu_online(cpu);
 		bool ok = shadow_read_stats(cpu, &s, st);
 		bool live = ok && online && s.valid;
+
+		if (!ok)
+			memset(st, 0, sizeof(*st));
 
 		seq_printf(m, "%d %d", cpu, online ? 1 : 0);
 		shadow_print_u64_or_dash(m, live, s.nr_running);
@@ -114,7 +144,12 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 		shadow_print_u64_or_dash(m, ok, dm.real);
 		shadow_print_u64_or_dash(m, ok, dm.fresh);
 		shadow_print_u64_or_dash(m, ok, dm.h_load);
-		seq_printf(m, " %llu %llu %llu\n", st->published, st->discarded, st->over_budget);
+		seq_printf(m, " %llu %llu %llu %llu", st->published, st->discarded,
+			   st->over_budget, st->deferred);
+		shadow_print_u64_or_dash(m, live, s.work.pinned);
+		shadow_print_u64_or_dash(m, live, s.work.unknown);
+		shadow_print_work_cpus(m, live, &s.work);
+		seq_printf(m, " %s\n", shadow_void_name(online ? s.void_reason : SHADOW_VOID_HOTPLUG));
 	}
 	kfree(st);
 	return 0;
@@ -229,11 +264,13 @@ static ssize_t shadow_enable_write(struct file *file, const char __user *ubuf,
 		return err;
 	mutex_lock(&lock);
 	if (v) {
+		shadow_enable_changed();	/* void until each CPU's next walk */
 		shadow_audit_arm(true);
 		static_branch_enable(&shadow_enabled);
 	} else {
 		static_branch_disable(&shadow_enabled);
 		shadow_audit_arm(false);	/* perf (issue 6): no trap, no trampoline */
+		shadow_enable_changed();
 	}
 	mutex_unlock(&lock);
 	return count;

@@ -60,6 +60,12 @@ static __always_inline unsigned long ks_rq_cpu_capacity(const struct rq *rq)
 	return READ_ONCE(*KS_ADDR(const unsigned long, rq, rq, cpu_capacity));
 }
 
+/* The CFS tasks queued on @rq (sched_entity.group_node), the running one included. */
+static __always_inline struct list_head *ks_rq_cfs_tasks(struct rq *rq)
+{
+	return KS_ADDR(struct list_head, rq, rq, cfs_tasks);
+}
+
 /* --- struct cfs_rq --- */
 static __always_inline const struct load_weight *ks_cfs_rq_load(const struct cfs_rq *cfs)
 {
@@ -124,6 +130,29 @@ static __always_inline bool ks_se_delayed(const struct sched_entity *se)
 {
 #if HAS_KS_sched_entity__sched_delayed
 	return READ_ONCE(*KS_ADDR(const unsigned char, se, sched_entity, sched_delayed));
+#else
+	return false;
+#endif
+}
+
+/*
+ * Runnable (not delayed) tasks of @cfs's hierarchy where the kernel counts
+ * them (6.14+ h_nr_runnable), else -1: the caller counts delayed ones itself.
+ */
+static __always_inline int ks_cfs_rq_h_nr_runnable(const struct cfs_rq *cfs)
+{
+#if HAS_KS_cfs_rq__h_nr_runnable
+	return READ_ONCE(*KS_ADDR(const unsigned int, cfs, cfs_rq, h_nr_runnable));
+#else
+	return -1;
+#endif
+}
+
+/* --- struct task_struct (public; migration_disabled needs CONFIG_SMP, 5.11+) --- */
+static __always_inline bool ks_task_migration_disabled(const struct task_struct *p)
+{
+#if HAS_KS_task_struct__migration_disabled
+	return READ_ONCE(*KS_ADDR(const unsigned short, p, task_struct, migration_disabled));
 #else
 	return false;
 #endif
@@ -293,6 +322,18 @@ static __always_inline int ks_sgc_imbalance(const struct sched_group_capacity *s
 #if !HAS_KS_root_domain__overutilized
 #define KS_root_domain__overutilized_SIZE 0
 #endif
+#if HAS_KS_task_struct__migration_disabled
+#define KS_MIGRATION_DISABLED_SIZE_OK							\
+	(KS_task_struct__migration_disabled_SIZE == sizeof(unsigned short) &&			\
+	 KS_task_struct__migration_disabled_OFF == offsetof(struct task_struct, migration_disabled))
+#else
+#define KS_MIGRATION_DISABLED_SIZE_OK 1
+#endif
+#if HAS_KS_cfs_rq__h_nr_runnable
+#define KS_H_NR_RUNNABLE_SIZE_OK (KS_cfs_rq__h_nr_runnable_SIZE == sizeof(unsigned int))
+#else
+#define KS_H_NR_RUNNABLE_SIZE_OK 1
+#endif
 
 #if HAS_KS_sched_entity__sched_delayed
 #define KS_SE_DELAYED_SIZE_OK (KS_sched_entity__sched_delayed_SIZE == 1)
@@ -329,6 +370,8 @@ static __always_inline int ks_sgc_imbalance(const struct sched_group_capacity *s
 	  "sched_avg.load_sum offset")						\
 	X(KS_sched_avg__period_contrib_OFF == offsetof(struct sched_avg, period_contrib), \
 	  "sched_avg.period_contrib offset")					\
+	X(KS_sched_entity__group_node_OFF == offsetof(struct sched_entity, group_node), \
+	  "sched_entity.group_node offset")					\
 	X(KS_sched_avg__load_avg_OFF == offsetof(struct sched_avg, load_avg),	\
 	  "sched_avg.load_avg offset")						\
 	X(KS_sched_avg__runnable_avg_OFF == offsetof(struct sched_avg, runnable_avg), \
@@ -344,6 +387,9 @@ static __always_inline int ks_sgc_imbalance(const struct sched_group_capacity *s
 	X(KS_rq__nr_running_SIZE == sizeof(unsigned int), "rq.nr_running size") \
 	X(KS_rq__curr_SIZE == sizeof(void *), "rq.curr size")			\
 	X(KS_rq__cpu_capacity_SIZE == sizeof(unsigned long), "rq.cpu_capacity size") \
+	X(KS_rq__cfs_tasks_SIZE == sizeof(struct list_head), "rq.cfs_tasks size") \
+	X(KS_MIGRATION_DISABLED_SIZE_OK, "task_struct.migration_disabled offset/size") \
+	X(KS_H_NR_RUNNABLE_SIZE_OK, "cfs_rq.h_nr_runnable size")		\
 	X(KS_cfs_rq__load_SIZE == sizeof(struct load_weight), "cfs_rq.load size") \
 	X(KS_cfs_rq__h_nr_running_SIZE == sizeof(unsigned int),		\
 	  "cfs_rq.h_nr_running size")						\

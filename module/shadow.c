@@ -28,6 +28,8 @@
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <linux/mutex.h>
+#include <linux/cpuhotplug.h>
+#include <linux/percpu.h>
 #include <linux/sched/prio.h>
 #include <linux/sched/rt.h>
 #include <linux/sched/deadline.h>
@@ -39,68 +41,152 @@
 
 #include "trace.h"
 #include "walk.h"
+#include "waiters.h"
 #include "trace_feed.h"
 
 struct shadow_cpu **shadow_cpus;
 const char *shadow_missing_tp;		/* main.c: missing_tp */
-unsigned int shadow_walk_budget = 4096;
+unsigned int shadow_walk_budget = SHADOW_WALK_BUDGET_DEFAULT;
+bool shadow_exact;			/* main.c: exact */
 u64 shadow_pelt_refresh_ns = 1000 * NSEC_PER_USEC;	/* main.c: pelt_refresh_us */
 atomic_t shadow_reset_gen = ATOMIC_INIT(1);
+atomic_t shadow_enable_gen = ATOMIC_INIT(1);
+/* bumped with each of the generations above and on CPU hotplug: one load for the probes */
+static atomic_t shadow_epoch = ATOMIC_INIT(1);
 DEFINE_STATIC_KEY_TRUE(shadow_enabled);
+/* the last event left a summary that depends on the next pick: refresh at the switch */
+static DEFINE_PER_CPU(bool, shadow_switch_refresh);
 
-/* Walk and publish @rq's CPU; @sc is shadow_cpu_of(@rq), looked up once by the caller. */
-static void shadow_update(struct shadow_cpu *sc, struct rq *rq)
+/*
+ * Walk after this many events without one (outside exact mode): with the
+ * walk at each PELT period of the root, what bounds how stale `groups`
+ * membership and the shadow sums may be (README, "Performance").
+ */
+#define SHADOW_WALK_EVENTS	32
+
+/* The unpublished copy of a latch: readers are directed to the other one. */
+static __always_inline unsigned int shadow_latch_next(const seqcount_latch_t *l)
 {
+	return (READ_ONCE(l->seqcount.sequence) + 1) & 1;
+}
+
+/* Publish the copy shadow_latch_next() named (writes before, readers after). */
+static __always_inline void shadow_latch_flip(seqcount_latch_t *l)
+{
+	raw_write_seqcount_latch(l);
+}
+
+/* Fill and publish @sc's per-event state: bounded (waiters.c). */
+static void shadow_publish_evt(struct shadow_cpu *sc, struct rq *rq)
+{
+	struct shadow_evt *e = &sc->evt[shadow_latch_next(&sc->evt_seq)];
+	const struct cfs_rq *cfs = ks_rq_cfs(rq);
+	const struct sched_avg *avg = ks_cfs_rq_avg(cfs);
+
+	if (shadow_waiters_note(rq, e))
+		__this_cpu_write(shadow_switch_refresh, true);
+	e->load_avg = READ_ONCE(avg->load_avg);
+	e->runnable_avg = READ_ONCE(avg->runnable_avg);
+	e->util_avg = READ_ONCE(avg->util_avg);
+	e->weight = shadow_weight_down(ks_cfs_rq_load(cfs)->weight);
+	e->capacity = ks_rq_cpu_capacity(rq);
+	e->walk_failed = sc->walk_failed;
+	shadow_latch_flip(&sc->evt_seq);
+}
+
+/*
+ * Walk @rq's hierarchy and publish it; @sc is shadow_cpu_of(@rq).
+ * @from_pelt: started from a root PELT update, which can fire in the middle
+ * of an enqueue or dequeue (DESIGN.md): an inconsistent walk there is not
+ * a failure, it is redone by the nr_running probe at the end of that
+ * operation.  Return: true if a walk was published.
+ */
+static bool shadow_walk_publish(struct shadow_cpu *sc, struct rq *rq, bool from_pelt)
+{
+	unsigned int next = shadow_latch_next(&sc->walk_seq);
+	struct shadow_walked *wd = &sc->walked[next];
+	u32 gen = atomic_read(&shadow_reset_gen), epoch = atomic_read(&shadow_epoch);
 	enum shadow_walk_result res;
 	struct shadow_scalars s;
 	unsigned int visited = 0;
-	u32 gen;
+	bool restart;
 
-	if (atomic_cmpxchg_acquire(&sc->busy, 0, 1)) {
-		atomic_long_inc(&sc->contended);
-		return;
-	}
+	sc->work = wd->nodes;	/* the walk writes the unpublished copy in place */
 	res = shadow_walk(sc, rq, &s, &visited);
 	shadow_stat_walk(visited);	/* stats: entities per walk (static key) */
-	if (res == SHADOW_WALK_OK) {
-		const struct sched_avg *avg = ks_cfs_rq_avg(ks_rq_cfs(rq));
+	sc->dirty = 0;
 
-		s.time_ns = ktime_get_mono_fast_ns();
-		s.load_avg = READ_ONCE(avg->load_avg);
-		s.runnable_avg = READ_ONCE(avg->runnable_avg);
-		s.util_avg = READ_ONCE(avg->util_avg);
-		s.weight = shadow_weight_down(ks_cfs_rq_load(ks_rq_cfs(rq))->weight);
-		s.capacity = ks_rq_cpu_capacity(rq);
-		s.nr_running = ks_rq_nr_running(rq);
-		s.valid = true;
-		/* perf (issue 6): the PELT clock of this publish, see shadow_probe_pelt_cfs() */
-		sc->pelt_pub_lut = READ_ONCE(avg->last_update_time);
-	}
-
-	gen = atomic_read(&shadow_reset_gen);
-	raw_write_seqcount_begin(&sc->seq);
+	raw_write_seqcount_begin(&sc->stats_seq);
 	if (sc->stats.gen != gen) {
 		memset(&sc->stats, 0, sizeof(sc->stats));
 		sc->stats.gen = gen;
 	}
 	switch (res) {
 	case SHADOW_WALK_OK:
-		sc->stats.published++;
-		shadow_divstat_add(&sc->stats.div, s.time_ns, &(struct shadow_divsample) {
-			shadow_fp_round(s.shadow_fp), shadow_fp_round(s.shadow_fresh_fp),
-			s.h_load, s.load_avg });
-		sc->pub.s = s;
-		memcpy(sc->pub.nodes, sc->work, s.nr_nodes * sizeof(sc->work[0]));
 		break;
 	case SHADOW_WALK_INCONSISTENT:
-		sc->stats.discarded++;
-		break;
+		if (from_pelt) {
+			sc->stats.deferred++;
+			sc->walk_pending = true;
+		} else {
+			sc->stats.discarded++;
+			sc->walk_failed = true;
+		}
+		raw_write_seqcount_end(&sc->stats_seq);
+		return false;
 	case SHADOW_WALK_OVER_BUDGET:
 		sc->stats.over_budget++;
-		break;
+		sc->walk_failed = true;
+		sc->walk_pending = false;
+		raw_write_seqcount_end(&sc->stats_seq);
+		return false;
 	}
-	raw_write_seqcount_end(&sc->seq);
-	atomic_set_release(&sc->busy, 0);
+	/*
+	 * Time-weighted means: the time since the last publish is charged to
+	 * the values it held, unless they were not known to hold (a failed
+	 * walk, enable=0, hotplug, reset since): then the series restarts here.
+	 */
+	restart = sc->walk_failed || sc->epoch != epoch;
+	wd->h.time_ns = ktime_get_mono_fast_ns();
+	if (restart)
+		sc->stats.div.last_ns = 0;
+	sc->stats.published++;
+	shadow_divstat_add(&sc->stats.div, wd->h.time_ns, &(struct shadow_divsample) {
+		shadow_fp_round(s.shadow_fp), shadow_fp_round(s.shadow_fresh_fp), s.h_load,
+		READ_ONCE(ks_cfs_rq_avg(ks_rq_cfs(rq))->load_avg) });
+	raw_write_seqcount_end(&sc->stats_seq);
+
+	wd->h.shadow_fp = s.shadow_fp;
+	wd->h.shadow_avg_fp = s.shadow_avg_fp;
+	wd->h.shadow_fresh_fp = s.shadow_fresh_fp;
+	wd->h.h_load = s.h_load;
+	wd->h.nr_nodes = s.nr_nodes;
+	wd->h.truncated = s.truncated;
+	wd->h.valid = true;
+	wd->h.enable_gen = atomic_read(&shadow_enable_gen);
+	wd->h.reset_gen = gen;
+	wd->h.hp_gen = atomic_read(&sc->hp_gen);
+	shadow_latch_flip(&sc->walk_seq);
+	sc->epoch = epoch;
+	sc->walk_failed = false;
+	sc->walk_pending = false;
+	/* perf (issue 6): the PELT clock of this walk, see shadow_probe_pelt_cfs() */
+	sc->pelt_pub_lut = READ_ONCE(ks_cfs_rq_avg(ks_rq_cfs(rq))->last_update_time);
+	return true;
+}
+
+/*
+ * An event that may change who waits (enqueue, dequeue, a switch that
+ * matters): the per-event state always, the walk when it is due.
+ */
+static void shadow_event(struct shadow_cpu *sc, struct rq *rq)
+{
+	sc->rq = rq;
+	if (unlikely(READ_ONCE(shadow_exact) || sc->walk_pending ||
+		     ++sc->dirty >= SHADOW_WALK_EVENTS ||
+		     sc->epoch != atomic_read(&shadow_epoch)))
+		shadow_walk_publish(sc, rq, false);
+	shadow_publish_evt(sc, rq);
 }
 
 /* ---- probes ---- */
@@ -116,7 +202,7 @@ static void shadow_probe_nr_running(void *data, struct rq *rq, int change)
 	t0 = shadow_stat_begin(SS_NR_RUNNING);
 	sc = shadow_cpu_of(rq);
 	if (likely(sc))
-		shadow_update(sc, rq);
+		shadow_event(sc, rq);
 	shadow_stat_end(SS_NR_RUNNING, t0);
 }
 
@@ -133,23 +219,24 @@ static void shadow_probe_pelt_cfs(void *data, struct cfs_rq *cfs)
 		shadow_trace_cfs_rq(cfs, rq);
 	if (cfs == ks_rq_cfs(rq)) {
 		/*
-		 * perf (issue 6): a root PELT update only refreshes values, and
-		 * every enqueue/dequeue walks anyway (this tracepoint fires
-		 * inside them, just before sched_update_nr_running_tp).  So
-		 * walk only when the root's PELT clock has moved at least
-		 * pelt_refresh_us since this CPU's last publish: a CPU whose
-		 * tasks neither sleep nor wake still refreshes once per PELT
-		 * period (1024 us), a busy one no longer walks twice per event.
+		 * A root PELT update only changes values, not who is queued:
+		 * walk when the root's PELT clock has moved pelt_refresh_us
+		 * since this CPU's last walk (once per PELT period by
+		 * default), so a CPU whose tasks neither sleep nor wake still
+		 * has fresh shadow sums.  Every enqueue/dequeue publishes the
+		 * per-event state anyway (this tracepoint fires inside them).
 		 */
 		struct shadow_cpu *sc = shadow_cpu_of(rq);
 		u64 lut = READ_ONCE(ks_cfs_rq_avg(cfs)->last_update_time);
 
 		if (unlikely(!sc))
 			goto out;
-		if (lut - sc->pelt_pub_lut < READ_ONCE(shadow_pelt_refresh_ns))
+		if (lut - sc->pelt_pub_lut < READ_ONCE(shadow_pelt_refresh_ns)) {
 			shadow_stat_pelt_skipped();
-		else
-			shadow_update(sc, rq);
+		} else if (shadow_walk_publish(sc, rq, true)) {
+			sc->rq = rq;
+			shadow_publish_evt(sc, rq);
+		}
 	}
 out:
 	shadow_stat_end(SS_PELT_CFS, t0);
@@ -168,14 +255,17 @@ static void shadow_probe_pelt_se(void *data, struct sched_entity *se)
 }
 
 /*
- * A CFS task preempted by an RT/DL task is work to give, but no PELT or
- * nr_running tracepoint fires after rq->curr changes: the switch itself
- * must refresh the walk.  sched_switch fires with rq->curr == next, under
- * the rq lock.  Only switches into or out of an RT/DL task walk (PI
- * boosting counts as RT, as it does for the balancer).  The prototype
- * follows the kernel's (BTF: prev_state was added in 5.18), so the call
- * is well-typed even under kernel CFI.  Optional: without it the shadow
- * works, but a CFS task preempted by RT is only seen at the next event.
+ * Switches that change who waits without a PELT or nr_running event:
+ * - a CFS task preempted by an RT/DL task is work to give, and one the RT
+ *   task leaves again is not (PI boosting counts as RT, as it does for
+ *   the balancer);
+ * - 6.12+ delayed dequeue: a task that sleeps through a delayed dequeue
+ *   fires no nr_running tracepoint, this switch is the only signal;
+ * - the last event left a summary that depends on the pick (waiters.c).
+ * sched_switch fires on the CPU itself with rq->curr == next, under the
+ * rq lock.  The prototype follows the kernel's (BTF: prev_state was added
+ * in 5.18), so the call is well-typed even under kernel CFI.  Optional:
+ * without it such changes are seen at the next event.
  */
 #if KS_NARGS_btf_trace_sched_switch == 5
 static void shadow_probe_switch(void *data, bool preempt, struct task_struct *prev,
@@ -185,23 +275,21 @@ static void shadow_probe_switch(void *data, bool preempt, struct task_struct *pr
 				struct task_struct *next)
 #endif
 {
+	struct shadow_cpu *sc;
 	struct rq *rq;
 	u64 t0;
 
 	if (!static_branch_likely(&shadow_enabled))
 		return;
 	t0 = shadow_stat_begin(SS_SWITCH);
-	if (likely(prev->prio >= MAX_RT_PRIO && next->prio >= MAX_RT_PRIO))
+	if (likely(prev->prio >= MAX_RT_PRIO && next->prio >= MAX_RT_PRIO &&
+		   !__this_cpu_read(shadow_switch_refresh) && !ks_se_delayed(&prev->se)))
 		goto out;
-	rq = ks_cfs_rq_rq(next->se.cfs_rq);
-	if (unlikely(!rq || ks_rq_curr(rq) != next))
-		goto out;
-	if (ks_cfs_rq_h_nr_running(ks_rq_cfs(rq)) || next->prio >= MAX_RT_PRIO) {
-		struct shadow_cpu *sc = shadow_cpu_of(rq);
-
-		if (likely(sc))
-			shadow_update(sc, rq);
-	}
+	__this_cpu_write(shadow_switch_refresh, false);
+	sc = shadow_cpus[raw_smp_processor_id()];
+	rq = sc ? sc->rq : NULL;
+	if (likely(rq && ks_rq_curr(rq) == next))
+		shadow_event(sc, rq);
 out:
 	shadow_stat_end(SS_SWITCH, t0);
 }
@@ -428,6 +516,41 @@ void shadow_probes_unregister(void)
 
 /* ---- state and readers ---- */
 
+/*
+ * CPU hotplug (issue 11, freshness): a CPU that went offline or came back
+ * is void until its next walk.  The callbacks run on that CPU in process
+ * context; they only bump counters the probes compare.
+ */
+static enum cpuhp_state shadow_hp_state;
+
+static int shadow_cpu_hotplug(unsigned int cpu)
+{
+	struct shadow_cpu *sc = shadow_cpus[cpu];
+
+	if (sc)
+		atomic_inc(&sc->hp_gen);
+	atomic_inc(&shadow_epoch);
+	return 0;
+}
+
+static int shadow_hotplug_register(void)
+{
+	int ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "sched_shadow:online",
+					    shadow_cpu_hotplug, shadow_cpu_hotplug);
+
+	if (ret < 0)
+		return ret;
+	shadow_hp_state = ret;
+	return 0;
+}
+
+static void shadow_hotplug_unregister(void)
+{
+	if (shadow_hp_state > 0)
+		cpuhp_remove_state_nocalls(shadow_hp_state);
+	shadow_hp_state = 0;
+}
+
 /** shadow_state_alloc() - per-CPU state for every possible CPU */
 int shadow_state_alloc(void)
 {
@@ -455,9 +578,16 @@ int shadow_state_alloc(void)
 				goto out_free;
 			}
 		}
-		seqcount_init(&sc->seq);
+		seqcount_latch_init(&sc->evt_seq);
+		seqcount_latch_init(&sc->walk_seq);
+		seqcount_init(&sc->stats_seq);
 		sc->stats.gen = atomic_read(&shadow_reset_gen);
+		sc->epoch = 0;	/* never equal to shadow_epoch: the first event walks */
 		shadow_cpus[cpu] = sc;
+	}
+	if (shadow_hotplug_register()) {
+		pr_err("not loading: cannot register the CPU hotplug callbacks\n");
+		goto out_free;
 	}
 	return 0;
 
@@ -473,6 +603,7 @@ void shadow_state_free(void)
 
 	if (!shadow_cpus)
 		return;
+	shadow_hotplug_unregister();
 	for_each_possible_cpu(cpu) {
 		if (shadow_cpus[cpu]) {
 			kfree(shadow_cpus[cpu]->frames);
@@ -484,44 +615,148 @@ void shadow_state_free(void)
 	shadow_cpus = NULL;
 }
 
-#define SHADOW_READ_TRIES 1000
-
 /*
- * Copy one CPU's published state under its seqcount: the root values
- * always, the nodes and the statistics when asked for.  Lock-free; gives
- * up after a bounded number of attempts.
+ * Tries per latch or seqcount: a reader retries only when the writer
+ * flipped the copy it was reading, so a few suffice; past the bound the
+ * CPU reads as unreadable (a void reason), never as "no work".
  */
-static bool shadow_read(int cpu, struct shadow_scalars *s, struct shadow_node *nodes,
-			struct shadow_stats *stats)
+#define SHADOW_READ_TRIES 64
+
+static const char *const shadow_void_names[SHADOW_NR_VOID_REASONS] = {
+	[SHADOW_FRESH] = "fresh",
+	[SHADOW_VOID_NEVER] = "never",
+	[SHADOW_VOID_WALK_FAILED] = "walk_failed",
+	[SHADOW_VOID_DISABLED] = "disabled",
+	[SHADOW_VOID_RESET] = "reset",
+	[SHADOW_VOID_HOTPLUG] = "hotplug",
+	[SHADOW_VOID_STALE] = "stale",
+	[SHADOW_VOID_UNREADABLE] = "unreadable",
+};
+
+/** shadow_void_name() - the name of an enum shadow_void_reason (debugfs, docs/debugfs.md) */
+const char *shadow_void_name(unsigned int reason)
 {
-	struct shadow_cpu *sc = shadow_cpus[cpu];
+	return reason < SHADOW_NR_VOID_REASONS ? shadow_void_names[reason] : "?";
+}
+
+static bool shadow_read_evt(struct shadow_cpu *sc, struct shadow_evt *e)
+{
 	int tries;
 
 	for (tries = 0; tries < SHADOW_READ_TRIES; tries++) {
-		unsigned int seq = raw_read_seqcount(&sc->seq);
+		unsigned int seq = raw_read_seqcount_latch(&sc->evt_seq);
+
+		*e = sc->evt[seq & 1];
+		if (!read_seqcount_retry(&sc->evt_seq.seqcount, seq))
+			return true;
+	}
+	return false;
+}
+
+/* The walk's scalars; its nodes too when @nodes is not NULL (then wd->nr_nodes of them). */
+static bool shadow_read_walked(struct shadow_cpu *sc, struct shadow_walk_hdr *wd,
+			       struct shadow_node *nodes)
+{
+	int tries;
+
+	for (tries = 0; tries < SHADOW_READ_TRIES; tries++) {
+		unsigned int seq = raw_read_seqcount_latch(&sc->walk_seq);
+		const struct shadow_walked *src = &sc->walked[seq & 1];
+
+		*wd = src->h;
+		if (wd->nr_nodes > SHADOW_MAX_NODES)
+			wd->nr_nodes = SHADOW_MAX_NODES;
+		if (nodes)
+			memcpy(nodes, src->nodes, wd->nr_nodes * sizeof(*nodes));
+		if (!read_seqcount_retry(&sc->walk_seq.seqcount, seq))
+			return true;
+	}
+	return false;
+}
+
+static bool shadow_read_counters(struct shadow_cpu *sc, struct shadow_stats *stats)
+{
+	int tries;
+
+	for (tries = 0; tries < SHADOW_READ_TRIES; tries++) {
+		unsigned int seq = raw_read_seqcount(&sc->stats_seq);
 
 		if (seq & 1) {
 			cpu_relax();
 			continue;
 		}
 		smp_rmb();
-		*s = sc->pub.s;
-		if (s->nr_nodes > SHADOW_MAX_NODES)
-			s->nr_nodes = SHADOW_MAX_NODES;
-		if (nodes)
-			memcpy(nodes, sc->pub.nodes, s->nr_nodes * sizeof(*nodes));
-		if (stats)
-			*stats = sc->stats;
-		if (!read_seqcount_retry(&sc->seq, seq))
+		*stats = sc->stats;
+		if (!read_seqcount_retry(&sc->stats_seq, seq))
 			return true;
 	}
 	return false;
 }
 
+/* Why @cpu's published state cannot be used, or SHADOW_FRESH. */
+static enum shadow_void_reason shadow_void_of(int cpu, struct shadow_cpu *sc,
+					      const struct shadow_walk_hdr *wd,
+					      const struct shadow_evt *e)
+{
+	if (!static_key_enabled(&shadow_enabled))
+		return SHADOW_VOID_DISABLED;
+	if (!wd->valid)
+		return SHADOW_VOID_NEVER;
+	if (!cpu_online(cpu) || wd->hp_gen != (u32)atomic_read(&sc->hp_gen))
+		return SHADOW_VOID_HOTPLUG;
+	if (wd->enable_gen != (u32)atomic_read(&shadow_enable_gen))
+		return SHADOW_VOID_DISABLED;
+	if (wd->reset_gen != (u32)atomic_read(&shadow_reset_gen))
+		return SHADOW_VOID_RESET;
+	if (e->walk_failed)
+		return SHADOW_VOID_WALK_FAILED;
+	return SHADOW_FRESH;
+}
+
+/*
+ * One CPU's published state: the per-event part and the last walk (two
+ * latches, each read consistently; the two may be one event apart), the
+ * nodes and the counters when asked for.  Lock-free and bounded.  On
+ * failure @s says SHADOW_VOID_UNREADABLE and valid is false.
+ */
+static bool shadow_read(int cpu, struct shadow_scalars *s, struct shadow_node *nodes,
+			struct shadow_stats *stats)
+{
+	struct shadow_cpu *sc = shadow_cpus[cpu];
+	struct shadow_walk_hdr wd;
+	struct shadow_evt e;
+
+	memset(s, 0, sizeof(*s));
+	if (!shadow_read_evt(sc, &e) || !shadow_read_walked(sc, &wd, nodes) ||
+	    (stats && !shadow_read_counters(sc, stats))) {
+		s->void_reason = SHADOW_VOID_UNREADABLE;
+		return false;
+	}
+	s->time_ns = wd.time_ns;
+	s->load_avg = e.load_avg;
+	s->runnable_avg = e.runnable_avg;
+	s->util_avg = e.util_avg;
+	s->weight = e.weight;
+	s->capacity = e.capacity;
+	s->shadow_fp = wd.shadow_fp;
+	s->shadow_avg_fp = wd.shadow_avg_fp;
+	s->shadow_fresh_fp = wd.shadow_fresh_fp;
+	s->h_load = wd.h_load;
+	s->nr_running = e.nr_running;
+	s->h_nr_running = e.h_nr_running;
+	s->movable = e.movable;
+	s->work = e.work;
+	s->nr_nodes = wd.nr_nodes;
+	s->valid = wd.valid;
+	s->truncated = wd.truncated;
+	s->void_reason = shadow_void_of(cpu, sc, &wd, &e);
+	return true;
+}
+
 /**
  * shadow_read_cpu() - a consistent copy of one CPU's published state
  * @cpu:   the CPU
- * @snap:  out: the last published walk, root values and nodes
+ * @snap:  out: the published values, the last walk's nodes
  *
  * Return: true if the copy is consistent.
  */
@@ -544,7 +779,7 @@ bool shadow_read_stats(int cpu, struct shadow_scalars *s, struct shadow_stats *s
 	return true;
 }
 
-/** shadow_read_scalars() - the root values of one CPU's last published walk */
+/** shadow_read_scalars() - one CPU's published values (no nodes) */
 bool shadow_read_scalars(int cpu, struct shadow_scalars *s)
 {
 	return shadow_read(cpu, s, NULL, NULL);
@@ -572,24 +807,20 @@ bool shadow_read_node(int cpu, u64 cgid, struct shadow_node *out)
 	int tries;
 
 	for (tries = 0; tries < SHADOW_READ_NODE_TRIES; tries++) {
-		unsigned int seq = raw_read_seqcount(&sc->seq);
+		unsigned int seq = raw_read_seqcount_latch(&sc->walk_seq);
+		const struct shadow_walked *src = &sc->walked[seq & 1];
 		bool found = false;
 		u32 i, nr;
 
-		if (seq & 1) {
-			cpu_relax();
-			continue;
-		}
-		smp_rmb();
-		nr = min_t(u32, READ_ONCE(sc->pub.s.nr_nodes), SHADOW_MAX_NODES);
+		nr = min_t(u32, READ_ONCE(src->h.nr_nodes), SHADOW_MAX_NODES);
 		for (i = 0; i < nr; i++) {
-			if (READ_ONCE(sc->pub.nodes[i].cgid) == cgid) {
-				*out = sc->pub.nodes[i];
+			if (READ_ONCE(src->nodes[i].cgid) == cgid) {
+				*out = src->nodes[i];
 				found = true;
 				break;
 			}
 		}
-		if (!read_seqcount_retry(&sc->seq, seq))
+		if (!read_seqcount_retry(&sc->walk_seq.seqcount, seq))
 			return found;
 	}
 	return false;
@@ -599,4 +830,16 @@ bool shadow_read_node(int cpu, u64 cgid, struct shadow_node *out)
 void shadow_reset(void)
 {
 	atomic_inc(&shadow_reset_gen);
+	atomic_inc(&shadow_epoch);	/* every CPU walks at its next event */
+}
+
+/**
+ * shadow_enable_changed() - debugfs `enable` was written: every CPU is void
+ * (SHADOW_VOID_DISABLED) until its next walk, which restarts its time-weighted
+ * means.  Called before the probes are switched on and after they are off.
+ */
+void shadow_enable_changed(void)
+{
+	atomic_inc(&shadow_enable_gen);
+	atomic_inc(&shadow_epoch);
 }

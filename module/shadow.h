@@ -19,6 +19,7 @@
 #define SHADOW_MAX_NODES	64	/* cfs_rqs recorded per CPU for `groups` */
 #define SHADOW_MAX_DEPTH	16	/* cgroup nesting the walk follows */
 #define SHADOW_PATH_LEN		128	/* trace event path field */
+#define SHADOW_WALK_BUDGET_DEFAULT 1024	/* entities one walk may visit (walk_budget) */
 
 /* One queued cfs_rq of a published walk (the `groups` rows). */
 struct shadow_node {
@@ -91,6 +92,46 @@ struct shadow_stats {
 	u64 published;
 	u64 discarded;
 	u64 over_budget;
+	u64 deferred;		/* root-PELT walks caught mid-enqueue, redone at its end */
+};
+
+/*
+ * What the audit needs on every event, from bounded work (waiters.c):
+ * written on every enqueue/dequeue and on the switches that change who
+ * waits, into the copy readers are not directed to, then published by
+ * flipping the latch (shadow_cpu.evt_seq).
+ */
+struct shadow_evt {
+	u64 load_avg;
+	u64 runnable_avg;
+	u64 util_avg;
+	u64 weight;
+	u64 capacity;
+	u32 nr_running;
+	u32 h_nr_running;
+	u32 movable;
+	bool walk_failed;	/* the last walk attempt was discarded or over budget */
+	struct shadow_work work;
+};
+
+/* What a full walk (walk.c) computes: published at most once per walk. */
+struct shadow_walk_hdr {
+	u64 time_ns;		/* ktime_get_mono_fast_ns() of the walk */
+	u64 shadow_fp;
+	u64 shadow_avg_fp;
+	u64 shadow_fresh_fp;
+	u64 h_load;
+	u32 nr_nodes;
+	u32 enable_gen;		/* shadow_enable_gen, shadow_reset_gen and this */
+	u32 reset_gen;		/* CPU's hp_gen when it was walked: a change */
+	u32 hp_gen;		/* since then voids the CPU until the next walk */
+	bool valid;
+	bool truncated;
+};
+
+struct shadow_walked {
+	struct shadow_walk_hdr h;
+	struct shadow_node nodes[SHADOW_MAX_NODES];
 };
 
 struct shadow_frame;
@@ -98,25 +139,36 @@ struct shadow_flat;
 
 /*
  * Per-CPU state, indexed by the rq's CPU.  Every writer holds that rq's
- * lock (all three tracepoints fire under it), so writers are serialized;
- * the `busy` flag only guards against a kernel where that would not hold.
- * Readers copy under `seq` with a bounded number of retries.
+ * lock (the tracepoints fire under it), so writers are serialized.  Two
+ * latches publish: the event state (evt, every event) and the walk
+ * (walked, its node array written in place by the walk).  A writer fills
+ * the copy readers are not directed to and flips the latch once; readers
+ * copy the other one and retry a bounded number of times.
  */
 struct shadow_cpu {
-	seqcount_t seq;
+	seqcount_latch_t evt_seq;
+	struct shadow_evt evt[2];
+	seqcount_latch_t walk_seq;
+	seqcount_t stats_seq;
 	struct shadow_stats stats;
-	struct shadow_snap pub;
-	/* writer-only work area */
-	atomic_t busy;
-	atomic_long_t contended;
+	atomic_t hp_gen;	/* bumped by the CPU hotplug callbacks */
+	/* writer-only (rq lock) */
+	struct rq *rq;		/* learned from the tracepoints */
+	struct shadow_node *work;	/* the walk's output: walked[unpublished].nodes */
 	struct shadow_frame *frames;
 	struct shadow_flat *flat;	/* walk_flat.c's work area, 7.3+ layout only */
-	u64 pelt_pub_lut;	/* root avg.last_update_time of the last publish (perf, issue 6) */
-	struct shadow_node work[SHADOW_MAX_NODES];
+	u64 pelt_pub_lut;	/* root avg.last_update_time of the last walk (perf, issue 6) */
+	u32 dirty;		/* events since the last walk */
+	u32 epoch;		/* shadow_epoch at the last published walk */
+	bool walk_failed;
+	bool walk_pending;	/* a root-PELT walk was caught mid-enqueue: walk at its end */
+	struct shadow_walked walked[2];
 } ____cacheline_aligned;
 
 extern struct shadow_cpu **shadow_cpus;
 extern unsigned int shadow_walk_budget;
+extern bool shadow_exact;
+extern atomic_t shadow_enable_gen;
 extern const char *shadow_missing_tp;
 extern u64 shadow_pelt_refresh_ns;
 extern atomic_t shadow_reset_gen;
@@ -134,6 +186,8 @@ bool shadow_read_scalars(int cpu, struct shadow_scalars *s);
 bool shadow_read_stats(int cpu, struct shadow_scalars *s, struct shadow_stats *stats);
 bool shadow_read_node(int cpu, u64 cgid, struct shadow_node *out);
 void shadow_reset(void);
+void shadow_enable_changed(void);
+const char *shadow_void_name(unsigned int reason);
 
 int shadow_debugfs_init(void);
 int shadow_debugfs_write_uint(const char __user *ubuf, size_t count, u64 max, u64 *val);

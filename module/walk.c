@@ -128,55 +128,18 @@ static struct sched_entity *shadow_frame_next(struct shadow_frame *f)
 }
 
 /**
- * shadow_curr_leaving() - is rq->curr about to give up the CPU?
- * @running: rq->curr
- *
- * True when it is the idle task (a task was just woken there) or a task
- * leaving the run queue (going to sleep: walks run at the end of its
- * dequeue, before schedule() picks the next one).  With delayed dequeue
- * (6.12+) a task going to sleep stays on_rq with its entity marked
- * delayed, and when the delayed entity is finally dequeued the task is
- * still on_rq (it is blocked only afterwards): a CFS task whose entity is
- * delayed or no longer queued is leaving all the same.  An RT or DL task
- * never has its entity queued: it really holds the CPU.
- */
-bool shadow_curr_leaving(struct task_struct *running)
-{
-	if (is_idle_task(running) || !READ_ONCE(running->on_rq) || ks_se_delayed(&running->se))
-		return true;
-	return !rt_task(running) && !dl_task(running) && !READ_ONCE(running->se.on_rq);
-}
-
-/**
  * shadow_walk_fill() - the root values of a consistent walk, either layout
  * @out:     the scalars to fill
- * @running: rq->curr
  * @w:       what the walk summed
  */
-void shadow_walk_fill(struct shadow_scalars *out, struct task_struct *running,
-		      const struct shadow_walk_sums *w)
+void shadow_walk_fill(struct shadow_scalars *out, const struct shadow_walk_sums *w)
 {
-	u32 runnable = w->h_tasks - w->delayed, movable = w->movable;
-
-	/*
-	 * A CPU about to switch runs one of the queued tasks next: that one
-	 * is not waiting behind anyone, only the ones after it are work to give.
-	 */
-	if (movable && movable >= runnable && shadow_curr_leaving(running))
-		movable = runnable - 1;
+	/* the counts and the work to give come from waiters.c, on every event */
 	out->shadow_fp = w->shadow_fp;
 	out->shadow_avg_fp = w->shadow_avg_fp;
 	out->shadow_fresh_fp = w->shadow_fresh_fp;
 	out->h_load = w->h_load;
-	out->h_nr_running = runnable;
-	out->movable = movable;
-	/*
-	 * Interface placeholder (issue 11 contract): every movable waiter as
-	 * pullable anywhere; the per-destination summary replaces this.
-	 */
-	shadow_work_clear(&out->work);
-	out->work.any = movable;
-	out->void_reason = SHADOW_FRESH;
+	out->h_nr_running = w->h_tasks - w->delayed;
 	out->nr_nodes = w->nr_nodes;
 	out->truncated = w->nr_nodes == SHADOW_MAX_NODES && w->visited > w->nr_nodes;
 }
@@ -184,7 +147,6 @@ void shadow_walk_fill(struct shadow_scalars *out, struct task_struct *running,
 enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 				    struct shadow_scalars *out, unsigned int *nvisited)
 {
-	struct task_struct *running = ks_rq_curr(rq);
 	struct shadow_frame *fr = sc->frames;
 	unsigned int budget = READ_ONCE(shadow_walk_budget), visited = 0;
 	struct shadow_walk_sums sums = { 0 };
@@ -215,7 +177,6 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 				return SHADOW_WALK_INCONSISTENT;
 			}
 			if (!se->my_q) {
-				struct task_struct *p = container_of(se, struct task_struct, se);
 				u64 load;
 
 				f->nr_tasks++;
@@ -229,8 +190,6 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 				f->task_fresh += shadow_task_fresh_load(se, f->pelt_now);
 				/* task_h_load(): se load_avg * cfs_rq h_load / (cfs_rq load_avg + 1) */
 				f->task_h_load += shadow_h_load_scale(f->h_load, load, f->load_avg);
-				if (p != running && p->nr_cpus_allowed > 1)
-					sums.movable++;
 				continue;
 			}
 			if (d + 1 >= SHADOW_MAX_DEPTH) {
@@ -283,7 +242,7 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 	sums.h_tasks = fr[0].h_tasks;
 	sums.nr_nodes = nr_nodes;
 	sums.visited = visited;
-	shadow_walk_fill(out, running, &sums);
+	shadow_walk_fill(out, &sums);
 	*nvisited = visited;
 	return SHADOW_WALK_OK;
 }

@@ -40,7 +40,6 @@ struct shadow_walk_sums {
 	u64 h_load;		/* sum of task_h_load() */
 	u32 h_tasks;		/* tasks found, delayed ones included */
 	u32 delayed;
-	u32 movable;
 	u32 nr_nodes;
 	u32 visited;
 };
@@ -106,12 +105,19 @@ static inline unsigned long shadow_task_fresh_load(const struct sched_entity *se
 	return shadow_pelt_project_load(&sa, now, shadow_weight_down(READ_ONCE(se->load.weight)));
 }
 
-bool shadow_curr_leaving(struct task_struct *running);
 void shadow_walk_layout_bad(const char *why);
 void shadow_walk_exit(void);
 extern bool shadow_layout_bad;	/* set once a walk met a layout it does not understand */
-void shadow_walk_fill(struct shadow_scalars *out, struct task_struct *running,
-		      const struct shadow_walk_sums *w);
+void shadow_walk_fill(struct shadow_scalars *out, const struct shadow_walk_sums *w);
+
+/*
+ * The last published walk of @sc, for the holder of that CPU's rq lock
+ * only (the writers are serialized by it; other readers use the latch).
+ */
+static inline const struct shadow_walked *shadow_walked_locked(const struct shadow_cpu *sc)
+{
+	return &sc->walked[READ_ONCE(sc->walk_seq.seqcount.sequence) & 1];
+}
 
 static inline struct shadow_cpu *shadow_cpu_of(struct rq *rq)
 {

@@ -154,7 +154,6 @@ enum shadow_walk_result shadow_walk_flat(struct shadow_cpu *sc, struct rq *rq,
 	struct shadow_flat *fl = sc->flat;
 	struct cfs_rq *root = ks_rq_cfs(rq);
 	struct sched_entity *curr = ks_cfs_rq_curr(root), *se;
-	struct task_struct *running = ks_rq_curr(rq);
 	struct cfs_rq *chain_cfs[SHADOW_MAX_DEPTH];
 	struct sched_entity *chain_gse[SHADOW_MAX_DEPTH];
 	unsigned int budget = READ_ONCE(shadow_walk_budget), visited = 0;
@@ -176,7 +175,6 @@ enum shadow_walk_result shadow_walk_flat(struct shadow_cpu *sc, struct rq *rq,
 
 	for (;;) {
 		struct shadow_flat_ent *e;
-		struct task_struct *p;
 		struct cfs_rq *cfs;
 		struct sched_entity *g;
 		int idx, k = 0;
@@ -243,14 +241,11 @@ enum shadow_walk_result shadow_walk_flat(struct shadow_cpu *sc, struct rq *rq,
 			sums.delayed++;
 			continue;
 		}
-		p = container_of(se, struct task_struct, se);
 		load = READ_ONCE(se->avg.load_avg);
 		e->task_load += load;
 		e->task_fresh += shadow_task_fresh_load(se, e->pelt_now);
 		/* task_h_load(): se load_avg * cfs_rq h_load / (cfs_rq load_avg + 1) */
 		sums.h_load += shadow_h_load_scale(e->h_load, load, e->load_avg);
-		if (p != running && p->nr_cpus_allowed > 1)
-			sums.movable++;
 	}
 
 	/* bottom-up: every child has a larger index than its parent */
@@ -295,7 +290,7 @@ enum shadow_walk_result shadow_walk_flat(struct shadow_cpu *sc, struct rq *rq,
 	sums.h_tasks = fl->ent[0].h_tasks;
 	sums.nr_nodes = nr_nodes;
 	sums.visited = visited;
-	shadow_walk_fill(out, running, &sums);
+	shadow_walk_fill(out, &sums);
 out:
 	*nvisited = visited;
 	return res;

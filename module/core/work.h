@@ -49,4 +49,60 @@ u32 shadow_work_total(const struct shadow_work *w);
 /* Could the CPU whose summary is @w give a waiter to CPU @dst? */
 enum shadow_work_answer shadow_work_for(const struct shadow_work *w, int dst);
 
+/*
+ * The publisher's side (module/waiters.c, under the rq lock): classify
+ * each waiter, note it, and account for the waiters it did not look at.
+ */
+enum shadow_waiter_kind {
+	SHADOW_WAITER_PINNED,		/* no other CPU may pull it */
+	SHADOW_WAITER_ANY,		/* every online CPU may */
+	SHADOW_WAITER_RESTRICTED,	/* only the CPUs of its mask */
+};
+
+/*
+ * Classify a waiter from its task_struct fields.  @nr_cpus_allowed is
+ * the weight of cpus_ptr, whose bits all lie below @nr_cpu_ids: a weight
+ * of @nr_cpu_ids is the full mask, which holds every online CPU.  Any
+ * other weight above 1 is RESTRICTED here; the caller may still find that
+ * the mask holds every online CPU and note it as ANY.
+ */
+static inline enum shadow_waiter_kind shadow_waiter_classify(u32 nr_cpus_allowed,
+							      u32 nr_cpu_ids,
+							      bool migration_disabled)
+{
+	if (nr_cpus_allowed <= 1 || migration_disabled)
+		return SHADOW_WAITER_PINNED;
+	if (nr_cpus_allowed >= nr_cpu_ids)
+		return SHADOW_WAITER_ANY;
+	return SHADOW_WAITER_RESTRICTED;
+}
+
+/* Start a new summary: counts only (masks are read only below nr_restricted). */
+static inline void shadow_work_begin(struct shadow_work *w)
+{
+	w->any = 0;
+	w->nr_restricted = 0;
+	w->unknown = 0;
+	w->pinned = 0;
+}
+
+/*
+ * Note one waiter of @kind.  For RESTRICTED, @mask holds @nwords 64-bit
+ * words of its cpus_ptr (CPU n is bit n % 64 of word n / 64); a mask
+ * wider than SHADOW_WORK_MASK_BITS, or a summary whose restricted[] is
+ * full, makes it unknown.
+ */
+void shadow_work_note(struct shadow_work *w, enum shadow_waiter_kind kind,
+		      const u64 *mask, u32 nwords);
+
+/*
+ * The CPU runs one of its waiters next (its current task leaves and every
+ * queued runnable task was noted as a waiter): remove one.  Return true
+ * when every per-destination answer is exact whichever waiter the kernel
+ * picks (one waiter only, all of one class, or another `any` remains);
+ * false when it depends on the pick (then the publisher must refresh at
+ * the switch, when the pick is known).
+ */
+bool shadow_work_drop_next(struct shadow_work *w);
+
 #endif

@@ -255,7 +255,8 @@ static const char *find_addr(const char *buf, size_t len)
 
 static const char *hdr_cpus =
 	"cpu online nr_running h_nr_running movable load_avg runnable_avg util_avg weight capacity "
-	"shadow shadow_avg samples div_mean div_max shadow_mean real_mean published discarded over_budget";
+	"shadow shadow_avg samples div_mean div_max shadow_mean real_mean published discarded over_budget "
+	"deferred pinned unknown work_cpus void";
 static const char *hdr_groups =
 	"cpu cgid depth se_weight cfs_weight load_avg runnable_avg util_avg task_load nr_tasks h_tasks "
 	"shadow shadow_avg path";
@@ -447,15 +448,31 @@ static const char *check(const char *name, char *buf, size_t len, char *why, siz
 				if (!is_num(col[0]) || (strcmp(col[1], "0") && strcmp(col[1], "1")))
 					goto badrow;
 				online = col[1][0] == '1';
-				for (i = 2; i < n; i++)
+				for (i = 2; i < n - 2; i++)
 					if (!is_num_or_dash(col[i]))
 						goto badrow;
+				/* work_cpus: all, - or a CPU list */
+				if (strcmp(col[n - 2], "all") && strcmp(col[n - 2], "-") &&
+				    strspn(col[n - 2], "0123456789,-") != strlen(col[n - 2]))
+					goto badrow;
+				/* the void reason: a name from docs/debugfs.md */
+				{
+					static const char *const reasons[] = { "fresh", "never",
+						"walk_failed", "disabled", "reset", "hotplug", "stale",
+						"unreadable" };
+					int r, known = 0;
+
+					for (r = 0; r < (int)(sizeof(reasons) / sizeof(reasons[0])); r++)
+						known |= !strcmp(col[n - 1], reasons[r]);
+					if (!known || (!online && strcmp(col[n - 1], "hotplug")))
+						goto badrow;
+				}
 				if (!online)
 					for (i = 2; i <= 11; i++)
 						if (strcmp(col[i], "-"))
 							goto badrow;
 				/* counters are always numbers */
-				for (i = 17; i <= 19; i++)
+				for (i = 17; i <= 20; i++)
 					if (!is_num(col[i]))
 						goto badrow;
 				break;

@@ -94,7 +94,7 @@ int main(void)
 
 	/* fixtures: the module's real layout */
 	rc = dbgfs_load(FIX "/good", "cpus", &t, &e);
-	tap_ok(rc == 0 && t.ncols == 24 && t.nrows == 4, "fixture cpus: 24 columns, 4 CPUs");
+	tap_ok(rc == 0 && t.ncols == 29 && t.nrows == 4, "fixture cpus: 29 columns, 4 CPUs");
 	tap_ok(dbgfs_is_na(&t, 3, dbgfs_col(&t, "load_avg")) &&
 	       dbgfs_u64_by(&t, 3, "published", &u) == 0 && u == 0, "offline CPU: '-' and counters");
 	dbgfs_free(&t);

@@ -22,7 +22,7 @@ static const struct col_unit col_units[] = {
 	{ "cpus", "online", "0/1", "1 if the CPU is online" },
 	{ "cpus", "nr_running", "tasks", "rq->nr_running at the last published walk (all classes)" },
 	{ "cpus", "h_nr_running", "tasks", "root cfs_rq h_nr_running at the last published walk" },
-	{ "cpus", "movable", "tasks", "CFS tasks queued, not running, allowed on other CPUs" },
+	{ "cpus", "movable", "tasks", "CFS tasks queued, not running, that another CPU may pull" },
 	{ "cpus", "load_avg", U_LOAD, "real root cfs_rq avg.load_avg" },
 	{ "cpus", "runnable_avg", U_CAP, "real root cfs_rq avg.runnable_avg" },
 	{ "cpus", "util_avg", U_CAP, "real root cfs_rq avg.util_avg" },
@@ -42,6 +42,11 @@ static const struct col_unit col_units[] = {
 	{ "cpus", "published", "walks", "walks published since reset" },
 	{ "cpus", "discarded", "walks", "walks discarded as inconsistent since reset" },
 	{ "cpus", "over_budget", "walks", "walks aborted over the walk budget since reset" },
+	{ "cpus", "deferred", "walks", "root-PELT walks caught mid-enqueue, redone at its end, since reset" },
+	{ "cpus", "pinned", "tasks", "waiters no other CPU may pull (one CPU allowed, migration disabled)" },
+	{ "cpus", "unknown", "tasks", "waiters past the scan cap or the recorded masks: affinity not known" },
+	{ "cpus", "work_cpus", "", "CPUs a recorded waiter may go to: all, a CPU list, or -" },
+	{ "cpus", "void", "", "why the CPU's state cannot be judged (fresh if it can)" },
 	{ "groups", "cpu", "", "CPU number" },
 	{ "groups", "cgid", "", "cgroup id" },
 	{ "groups", "depth", "", "depth in the cgroup hierarchy, 0 for root" },
@@ -85,7 +90,7 @@ static const struct col_unit *unit_of(const char *file, const char *col)
 static int string_col(const char *col)
 {
 	static const char *const names[] = {
-		"domain", "idle", "tracker", "path", "key", "value", "verdict", "reason",
+		"domain", "idle", "tracker", "path", "key", "value", "verdict", "reason", "void", "work_cpus",
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(col, names[i]))

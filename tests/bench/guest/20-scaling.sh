@@ -8,8 +8,9 @@
 # waits, and reads `stats` and the walk outcomes of `cpus`.
 # Cases: tasks 1/8/64/512 (root); 8 tasks at cgroup depth 1/3/6; 8 tasks
 # with 1 and 1000 idle task groups; 512 tasks with walk_budget=256 (over
-# budget); and per-call cost of the PELT hooks with the ftrace events off
-# and on (msgbench running).
+# budget); 1 and 512 tasks with exact=1 (the walk on every event); and
+# per-call cost of the hooks with the ftrace events off and on, before
+# the PELT refresh limit and in exact mode (msgbench running).
 # timeout: 1500
 . /lib/vm/bench/bench.lib
 OUT=/tmp/scaling.csv
@@ -37,11 +38,11 @@ measure() {
 	diag "$1: tasks=$2 depth=$3 idle_groups=$4 budget=$5: nr_running $(stat_col sched_update_nr_running_tp mean) ns/call, lb_return $(stat_col lb_return mean) ns/call, walk mean $(stat_col walk mean) entities, over_budget ${sum% *}"
 }
 
-# run_case NAME TASKS DEPTH IDLE BUDGET
+# run_case NAME TASKS DEPTH IDLE BUDGET [PARAMS]
 run_case() {
-	local name=$1 tasks=$2 depth=$3 idle=$4 budget=$5 cg= d=0
+	local name=$1 tasks=$2 depth=$3 idle=$4 budget=$5 extra=$6 cg= d=0
 	bench_config none
-	modload $KO "stats=1 walk_budget=$budget" > /tmp/insmod.err 2>&1 || { fail=1; not_ok "scaling: load" "$(cat /tmp/insmod.err)"; return; }
+	modload $KO "stats=1 walk_budget=$budget $extra" > /tmp/insmod.err 2>&1 || { fail=1; not_ok "scaling: load" "$(cat /tmp/insmod.err)"; return; }
 	if [ "$idle" -gt 0 ]; then
 		cg_mk /idle
 		echo +cpu > $CG/idle/cgroup.subtree_control
@@ -72,24 +73,29 @@ run_case() {
 	[ "$idle" -gt 0 ] && cg_rm /idle
 }
 
-run_case tasks-1 1 0 0 4096
-run_case tasks-8 8 0 0 4096
-run_case tasks-64 64 0 0 4096
-run_case tasks-512 512 0 0 4096
-run_case depth-1 8 1 0 4096
-run_case depth-3 8 3 0 4096
-run_case depth-6 8 6 0 4096
-run_case idle-1 8 0 1 4096
-run_case idle-1000 8 0 1000 4096
+run_case tasks-1 1 0 0 1024
+run_case tasks-8 8 0 0 1024
+run_case tasks-64 64 0 0 1024
+run_case tasks-512 512 0 0 1024
+run_case depth-1 8 1 0 1024
+run_case depth-3 8 3 0 1024
+run_case depth-6 8 6 0 1024
+run_case idle-1 8 0 1 1024
+run_case idle-1000 8 0 1000 1024
 run_case budget-256 512 0 0 256
+# issue 15: the walk on every event, as before (exact=1)
+run_case exact-tasks-1 1 0 0 1024 exact=1
+run_case exact-tasks-512 512 0 0 1024 exact=1
 
 # per-call cost under one msgbench run: the module as shipped (ftrace0),
-# with the sched_tp-style ftrace recording on (ftrace1), and the module
-# before the PELT refresh limit (pelt_refresh_us=0, refresh0)
-for v in ftrace0 ftrace1 refresh0; do
+# with the sched_tp-style ftrace recording on (ftrace1), the module
+# before the PELT refresh limit (pelt_refresh_us=0, refresh0) and with
+# the walk on every event (exact=1, exact1)
+for v in ftrace0 ftrace1 refresh0 exact1; do
 	bench_config none
 	p="stats=1"
-	[ $v = refresh0 ] && p="stats=1 pelt_refresh_us=0"
+	[ $v = refresh0 ] && p="stats=1 pelt_refresh_us=0 exact=1"
+	[ $v = exact1 ] && p="stats=1 exact=1"
 	modload $KO "$p" > /tmp/insmod.err 2>&1 || { fail=1; continue; }
 	if [ $v = ftrace1 ]; then
 		echo 1 > $TR/events/sched_shadow/sched_load_cfs_rq/enable
@@ -108,4 +114,4 @@ done
 bench_config none
 check $fail "scaling: every case measured"
 vm_export scaling.csv $OUT
-for v in ftrace0 ftrace1 refresh0; do vm_export stats-$v.txt /tmp/stats.$v; done
+for v in ftrace0 ftrace1 refresh0 exact1; do vm_export stats-$v.txt /tmp/stats.$v; done

@@ -16,7 +16,7 @@ done
 if [ -z "$bad" ]; then ok "formats: files present, modes 0400/0600/0200, owner root"; else not_ok "formats: files present, modes 0400/0600/0200, owner root" "$bad"; fi
 
 hdr_info='key value'
-hdr_cpus='cpu online nr_running h_nr_running movable load_avg runnable_avg util_avg weight capacity shadow shadow_avg shadow_fresh h_load samples div_mean div_max shadow_mean real_mean fresh_mean h_load_mean published discarded over_budget'
+hdr_cpus='cpu online nr_running h_nr_running movable load_avg runnable_avg util_avg weight capacity shadow shadow_avg shadow_fresh h_load samples div_mean div_max shadow_mean real_mean fresh_mean h_load_mean published discarded over_budget deferred pinned unknown work_cpus void'
 hdr_groups='cpu cgid depth se_weight cfs_weight load_avg runnable_avg util_avg task_load nr_tasks h_tasks shadow shadow_avg shadow_fresh h_load path'
 for f in info cpus groups; do
 	eval want=\$hdr_$f

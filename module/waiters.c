@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Work to give, per event (issue 11 item 2, issue 15 item 3): what the
+ * audit needs on every enqueue, dequeue and relevant switch, from work
+ * that does not grow with the run queue.  shadow.c calls it under the rq
+ * lock and publishes the result; the full hierarchy walk (walk.c) runs
+ * far less often.
+ *
+ * A waiter is a CFS task queued on the CPU, not running there and not a
+ * delayed-dequeue sleeper.  rq->cfs_tasks lists every queued CFS task
+ * (the running one included), most recently picked first; the scan reads
+ * at most SHADOW_SCAN_CAP entries from its tail, as detach_tasks() does
+ * (sysctl_sched_nr_migrate caps the kernel at 32 by default), and counts
+ * the queued tasks it did not reach as waiters of unknown affinity: an
+ * upper bound, never a silent undercount.
+ *
+ * Per waiter: pinned when nr_cpus_allowed is 1 (this covers per-CPU
+ * kthreads, which are bound to their CPU, and a migrate_disable()d task
+ * once it has been switched out, which the kernel restricts to its CPU)
+ * or migration_disabled is set (BTF, 5.11+); `any` when its mask is the
+ * full one (weight nr_cpu_ids) or holds every online CPU; otherwise its
+ * mask is recorded (core/work.c).  Not modelled: cache hotness
+ * (task_hot), throttled hierarchies (CFS bandwidth) and a per-CPU kthread
+ * whose affinity was widened during CPU hotplug.
+ *
+ * Bound: SHADOW_SCAN_CAP list entries, each one task_struct and its mask
+ * (a mask test of nr_cpu_ids / 64 words only for a restricted waiter).
+ */
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/cpumask.h>
+#include <linux/list.h>
+#include <linux/sched/rt.h>
+#include <linux/sched/deadline.h>
+
+#include "kstruct.h"
+#include "waiters.h"
+
+/*
+ * Is rq->curr about to give up the CPU?  True when it is the idle task (a
+ * task was just woken there) or a task leaving the run queue (going to
+ * sleep: the probes run at the end of its dequeue, before schedule()
+ * picks the next one).  With delayed dequeue (6.12+) a task going to
+ * sleep stays on_rq with its entity marked delayed, and when the delayed
+ * entity is finally dequeued the task is still on_rq (it is blocked only
+ * afterwards): a CFS task whose entity is delayed or no longer queued is
+ * leaving all the same.  An RT or DL task never has its entity queued: it
+ * really holds the CPU.
+ */
+static bool shadow_curr_leaving(struct task_struct *running)
+{
+	if (is_idle_task(running) || !READ_ONCE(running->on_rq) || ks_se_delayed(&running->se))
+		return true;
+	return !rt_task(running) && !dl_task(running) && !READ_ONCE(running->se.on_rq);
+}
+
+static enum shadow_waiter_kind shadow_waiter_kind_of(struct task_struct *p)
+{
+	enum shadow_waiter_kind kind = shadow_waiter_classify(READ_ONCE(p->nr_cpus_allowed),
+							      nr_cpu_ids,
+							      ks_task_migration_disabled(p));
+
+	if (kind == SHADOW_WAITER_RESTRICTED && cpumask_subset(cpu_online_mask, p->cpus_ptr))
+		kind = SHADOW_WAITER_ANY;
+	return kind;
+}
+
+/**
+ * shadow_waiters_note() - counts and work to give of one CPU, bounded
+ * @rq: the run queue, its lock held by the caller
+ * @e:  out: nr_running, h_nr_running, movable and the work summary
+ *
+ * Return: true when the published summary depends on which task the
+ * kernel runs next on @rq (mixed affinities around a switch): the caller
+ * refreshes it at the next switch, when that is known.
+ */
+bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
+{
+	struct task_struct *curr = ks_rq_curr(rq);
+	struct cfs_rq *cfs = ks_rq_cfs(rq);
+	struct list_head *head = ks_rq_cfs_tasks(rq), *pos;
+	struct shadow_work *w = &e->work;
+	u32 queued = ks_cfs_rq_h_nr_running(cfs), visited = 0, delayed = 0, seen_curr = 0;
+	int runnable = ks_cfs_rq_h_nr_runnable(cfs);
+	bool curr_in = READ_ONCE(curr->se.on_rq) && !ks_se_delayed(&curr->se);
+	bool complete = true, refresh = false;
+	unsigned int kinds = 0;
+
+	BUILD_BUG_ON(sizeof(unsigned long) != sizeof(u64));
+	shadow_work_begin(w);
+	for (pos = READ_ONCE(head->prev); pos != head; pos = READ_ONCE(pos->prev)) {
+		struct sched_entity *se = list_entry(pos, struct sched_entity, group_node);
+		struct task_struct *p = container_of(se, struct task_struct, se);
+		enum shadow_waiter_kind kind;
+
+		if (visited == SHADOW_SCAN_CAP) {
+			complete = false;
+			break;
+		}
+		visited++;
+		if (p == curr) {
+			seen_curr = 1;
+			continue;
+		}
+		if (ks_se_delayed(se)) {
+			delayed++;
+			continue;
+		}
+		kind = shadow_waiter_kind_of(p);
+		kinds |= 1u << kind;
+		if (kind == SHADOW_WAITER_ANY)		/* the common cases inline */
+			w->any++;
+		else if (kind == SHADOW_WAITER_PINNED)
+			w->pinned++;
+		else
+			shadow_work_note(w, kind, (const u64 *)cpumask_bits(p->cpus_ptr),
+					 BITS_TO_LONGS(nr_cpu_ids));
+	}
+	if (!complete) {
+		/* queued tasks not reached: waiters of unknown affinity */
+		u32 rest = queued > visited ? queued - visited : 0;
+
+		if (curr_in && !seen_curr && rest)
+			rest--;
+		if (runnable >= 0) {	/* the kernel counts delayed ones: drop those not seen */
+			u32 all_delayed = queued > (u32)runnable ? queued - runnable : 0;
+
+			rest -= min(rest, all_delayed > delayed ? all_delayed - delayed : 0);
+		}
+		w->unknown += rest;
+	}
+	e->h_nr_running = runnable >= 0 ? (u32)runnable : queued - min(queued, delayed);
+	if (shadow_curr_leaving(curr)) {
+		/* the CPU runs one of its waiters next: that one waits behind nobody */
+		if (w->any + w->nr_restricted + w->unknown + w->pinned)
+			refresh = !shadow_work_drop_next(w);
+	} else if (curr_in && kinds) {
+		/*
+		 * A wakeup may preempt curr, which then waits instead: the
+		 * summary holds either way if curr and every waiter are of one
+		 * kind, and it is not the per-task `restricted'.
+		 */
+		kinds |= 1u << shadow_waiter_kind_of(curr);
+		refresh = (kinds & (kinds - 1)) || (kinds & (1u << SHADOW_WAITER_RESTRICTED));
+	}
+	e->movable = shadow_work_total(w);
+	e->nr_running = ks_rq_nr_running(rq);
+	return refresh;
+}

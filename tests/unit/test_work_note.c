@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the publisher's half of module/core/work.c: how a
+ * waiter is classified and noted (pinned, migration-disabled, any,
+ * restricted, past the restricted slots, wider than the mask), and the
+ * "one waiter runs next" clamp.  The consumer's half (shadow_work_for)
+ * is checked here only through what the noting produces.
+ */
+#include <string.h>
+#include "tap.h"
+#include "work.c"
+
+static struct shadow_work w;
+
+static void fresh(void)
+{
+	memset(&w, 0xa5, sizeof(w));	/* stale masks must not matter */
+	shadow_work_begin(&w);
+}
+
+int main(void)
+{
+	u64 sock0[1] = { 0x3 }, sock2[1] = { 0x30 }, wide[5] = { 0, 0, 0, 0, 1 };
+	int i, ok;
+
+	tap_begin("work_note");
+
+	/* classification from task_struct fields (6 CPUs) */
+	tap_ok(shadow_waiter_classify(1, 6, false) == SHADOW_WAITER_PINNED,
+	       "nr_cpus_allowed 1: pinned");
+	tap_ok(shadow_waiter_classify(6, 6, true) == SHADOW_WAITER_PINNED,
+	       "migration disabled with a full mask: pinned");
+	tap_ok(shadow_waiter_classify(6, 6, false) == SHADOW_WAITER_ANY,
+	       "full mask (weight == nr_cpu_ids): any");
+	tap_ok(shadow_waiter_classify(2, 6, false) == SHADOW_WAITER_RESTRICTED,
+	       "two of six CPUs: restricted");
+	tap_ok(shadow_waiter_classify(0, 6, false) == SHADOW_WAITER_PINNED,
+	       "weight 0 (impossible) is never counted as work");
+
+	/* a task pinned to socket 0 (CPUs 0-1) on a 3-socket machine */
+	fresh();
+	shadow_work_note(&w, SHADOW_WAITER_RESTRICTED, sock0, 1);
+	tap_ok(shadow_work_total(&w) == 1, "restricted waiter counted in movable");
+	tap_ok(shadow_work_for(&w, 1) == SHADOW_WORK_YES, "socket-0 task: work for CPU 1 (same socket)");
+	tap_ok(shadow_work_for(&w, 4) == SHADOW_WORK_NO, "socket-0 task: no work for CPU 4 (socket 2)");
+	tap_ok(shadow_work_for(&w, 300) == SHADOW_WORK_NO, "socket-0 task: no work beyond the mask");
+
+	/* pinned and migration-disabled waiters are no work anywhere */
+	fresh();
+	shadow_work_note(&w, shadow_waiter_classify(6, 6, true), NULL, 0);
+	shadow_work_note(&w, shadow_waiter_classify(1, 6, false), NULL, 0);
+	tap_ok(w.pinned == 2 && shadow_work_total(&w) == 0, "two pinned: movable 0, pinned 2");
+	ok = 1;
+	for (i = 0; i < 6; i++)
+		ok &= shadow_work_for(&w, i) == SHADOW_WORK_NO;
+	tap_ok(ok, "pinned only: no work for any destination");
+
+	/* restricted slots run out: the rest is unknown, never dropped */
+	fresh();
+	for (i = 0; i < SHADOW_WORK_RESTRICTED + 3; i++)
+		shadow_work_note(&w, SHADOW_WAITER_RESTRICTED, sock0, 1);
+	tap_ok(w.nr_restricted == SHADOW_WORK_RESTRICTED && w.unknown == 3,
+	       "%d restricted waiters: %d recorded, 3 unknown", SHADOW_WORK_RESTRICTED + 3,
+	       SHADOW_WORK_RESTRICTED);
+	tap_ok(shadow_work_total(&w) == SHADOW_WORK_RESTRICTED + 3, "every one counted in movable");
+	tap_ok(shadow_work_for(&w, 4) == SHADOW_WORK_UNKNOWN, "outside the recorded masks: unknown");
+	tap_ok(shadow_work_for(&w, 0) == SHADOW_WORK_YES, "inside a recorded mask: yes");
+
+	/* a mask wider than SHADOW_WORK_MASK_BITS cannot be recorded */
+	fresh();
+	shadow_work_note(&w, SHADOW_WAITER_RESTRICTED, wide, 5);
+	tap_ok(w.unknown == 1 && w.nr_restricted == 0, "mask of 320 bits: unknown");
+
+	/* the clamp: one waiter runs next */
+	fresh();
+	shadow_work_note(&w, SHADOW_WAITER_ANY, NULL, 0);
+	tap_ok(shadow_work_drop_next(&w) && shadow_work_total(&w) == 0 &&
+	       shadow_work_for(&w, 0) == SHADOW_WORK_NO, "lone waiter runs next: nothing left, exact");
+	fresh();
+	shadow_work_note(&w, SHADOW_WAITER_ANY, NULL, 0);
+	shadow_work_note(&w, SHADOW_WAITER_ANY, NULL, 0);
+	shadow_work_note(&w, SHADOW_WAITER_PINNED, NULL, 0);
+	tap_ok(shadow_work_drop_next(&w) && w.any == 1 && shadow_work_for(&w, 3) == SHADOW_WORK_YES,
+	       "two any and a pinned: one any left, exact");
+	fresh();
+	shadow_work_note(&w, SHADOW_WAITER_PINNED, NULL, 0);
+	shadow_work_note(&w, SHADOW_WAITER_PINNED, NULL, 0);
+	tap_ok(shadow_work_drop_next(&w) && w.pinned == 1 && shadow_work_total(&w) == 0,
+	       "two pinned: one pinned left, exact");
+	fresh();
+	shadow_work_note(&w, SHADOW_WAITER_ANY, NULL, 0);
+	shadow_work_note(&w, SHADOW_WAITER_RESTRICTED, sock2, 1);
+	tap_ok(!shadow_work_drop_next(&w) && shadow_work_total(&w) == 1,
+	       "any and restricted: count right, answers depend on the pick (refresh asked)");
+	fresh();
+	shadow_work_note(&w, SHADOW_WAITER_ANY, NULL, 0);
+	shadow_work_note(&w, SHADOW_WAITER_PINNED, NULL, 0);
+	tap_ok(!shadow_work_drop_next(&w) && w.any + w.pinned == 1,
+	       "any and pinned: one left, refresh asked");
+	return tap_end();
+}
