@@ -35,6 +35,7 @@ cg_mk /o/c 300
 # cpu cgroup nice
 placements="0:/o/x:0 1:/o/a/y:0 1:/o/c:5 2:/o/a/b/d:-5 2:/:0 3:/:0 3:/:10 4:/o/c:0 4:/o/a/b/d:3 4:/o/a/y:0"
 : > /tmp/s11.expect
+: > /tmp/s11.placed
 i=0
 for p in $placements; do
 	cpu=${p%%:*} rest=${p#*:}; cg=${rest%%:*} nice=${rest#*:}
