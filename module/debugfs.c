@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -99,6 +100,39 @@ static void shadow_print_work_cpus(struct seq_file *m, bool ok, const struct sha
 	seq_printf(m, " %*pbl", (int)min_t(unsigned int, nr_cpu_ids, SHADOW_WORK_MASK_BITS), u);
 }
 
+/*
+ * debugfs readers run in process context and may wait: a CPU whose writer
+ * is in the middle of a publication (a vCPU descheduled by the host under
+ * emulation can stay there for milliseconds) is retried for up to ~10 ms
+ * before the row says it could not be read.  The hot path's own readers
+ * stay bounded by the shadow_read_* functions' retry limit.
+ */
+#define SHADOW_DEBUGFS_READ_ROUNDS	100
+
+static bool shadow_read_stats_wait(int cpu, struct shadow_scalars *s, struct shadow_stats *st)
+{
+	int i;
+
+	for (i = 0; i < SHADOW_DEBUGFS_READ_ROUNDS; i++) {
+		if (shadow_read_stats(cpu, s, st))
+			return true;
+		usleep_range(50, 100);
+	}
+	return false;
+}
+
+static bool shadow_read_cpu_wait(int cpu, struct shadow_snap *snap)
+{
+	int i;
+
+	for (i = 0; i < SHADOW_DEBUGFS_READ_ROUNDS; i++) {
+		if (shadow_read_cpu(cpu, snap))
+			return true;
+		usleep_range(50, 100);
+	}
+	return false;
+}
+
 static int shadow_cpus_show(struct seq_file *m, void *v)
 {
 	struct shadow_stats *st;
@@ -116,7 +150,7 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu) {
 		struct shadow_divmeans dm;
 		bool online = cpu_online(cpu);
-		bool ok = shadow_read_stats(cpu, &s, st);
+		bool ok = shadow_read_stats_wait(cpu, &s, st);
 		bool live = ok && online && s.valid;
 
 		if (!ok)
@@ -175,7 +209,7 @@ static int shadow_groups_show(struct seq_file *m, void *v)
 	for_each_online_cpu(cpu) {
 		u32 i;
 
-		if (!shadow_read_cpu(cpu, snap) || !snap->s.valid)
+		if (!shadow_read_cpu_wait(cpu, snap) || !snap->s.valid)
 			continue;
 		for (i = 0; i < snap->s.nr_nodes; i++) {
 			const struct shadow_node *n = &snap->nodes[i];
