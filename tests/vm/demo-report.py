@@ -201,7 +201,7 @@ def facts(r, b):
         for x in att["rows"]:
             if x["domain"] != "all" or x["idle"] == "busy" or not x["attempts"]:
                 continue
-            k = x["verdict"] + "/" + x["reason"]
+            k = x["verdict"] + "/" + (x["reason"] or "-")
             f["attempts"]["rows"][k] = f["attempts"]["rows"].get(k, 0) + x["attempts"]
     f["cpus"] = None
     if r["cpus"]["available"]:
