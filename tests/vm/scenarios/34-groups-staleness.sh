@@ -23,7 +23,9 @@ measure() {	# measure TAG -> "rounds mismatched"
 	bg s34a burn -t 4 -r 1 -s 3 -d 0 -q --cgroup /s34/a
 	bg s34b burn -t 4 -r 1 -s 3 -d 0 -q --cgroup /s34/b/c
 	sleep 1
+	echo 1 > "$SS/reset"
 	catn -n 200 -i 5 "$SS/cpus" "$SS/groups" > /tmp/s34.$1
+	diag "$1: walks since reset: published $(ss_sum published), discarded $(ss_sum discarded), deferred $(ss_sum deferred), over budget $(ss_sum over_budget)" >&2
 	bg_stop
 	awk '/^=== ROUND/ { f = $NF; hdr = 0; if (f ~ /cpus$/) { delete h }; next } /^# / { next }
 		!hdr { delete c; for (i = 1; i <= NF; i++) c[$i] = i; hdr = 1; next }
