@@ -256,7 +256,7 @@ void emit_cpus_prom(struct prom_writer *p, const struct dbgfs_table *cpus)
 	static const char *const labels[] = { "cpu" };
 	static const char *const counters[] = { "samples", "published", "discarded", "over_budget", "deferred" };
 
-	emit_prom_generic(p, cpus, PROM_PREFIX "cpu", labels, 1, counters, 4);
+	emit_prom_generic(p, cpus, PROM_PREFIX "cpu", labels, 1, counters, 5);
 }
 
 void emit_groups_prom(struct prom_writer *p, const struct dbgfs_table *groups)
