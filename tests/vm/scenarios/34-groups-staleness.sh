@@ -9,8 +9,10 @@
 # with exact=1 (walk on every event).  Both shares are printed (README,
 # Performance).  Checks:
 #  1. the data is there: >= 100 CPU-rounds in each mode;
-#  2. the default mode's groups disagree with the per-event count in at
-#     most half the rounds, and exact=1 is no staler than it (+5 %).
+#  2. exact=1 keeps groups fresh (<= 15 % of rounds disagree: the two
+#     files are not read at the same instant) and the default mode is no
+#     fresher than it (the trade-off the README documents; measured on
+#     6.1: 84 % of busy CPU-rounds disagree by default, 7 % with exact=1).
 # plan: 2
 # timeout: 120
 T="groups staleness"
@@ -45,5 +47,5 @@ load_module
 cg_rm /s34
 diag "groups root h_tasks != cpus h_nr_running: default $m0 of $n0 CPU-rounds, exact=1 $m1 of $n1"
 res $([ "$n0" -ge 100 ] && [ "$n1" -ge 100 ]; echo $?) "$T: busy CPU-rounds read in both modes ($n0, $n1)"
-res $([ $((m0 * 2)) -le "$n0" ] && [ $((m1 * 100 / n1)) -le $((m0 * 100 / n0 + 5)) ]; echo $?) \
-	"$T: default $m0/$n0 rounds stale (<= 50%), exact=1 $m1/$n1 (no staler)"
+res $([ $((m1 * 100)) -le $((n1 * 15)) ] && [ $((m1 * 100 / n1)) -le $((m0 * 100 / n0 + 5)) ]; echo $?) \
+	"$T: exact=1 groups agree with the per-event count ($m1/$n1 rounds differ, <= 15%); default $m0/$n0 (the documented trade-off)"
