@@ -29,7 +29,6 @@
 #include <linux/workqueue.h>
 #include <linux/mutex.h>
 #include <linux/cpuhotplug.h>
-#include <linux/percpu.h>
 #include <linux/sched/prio.h>
 #include <linux/sched/rt.h>
 #include <linux/sched/deadline.h>
@@ -54,8 +53,6 @@ atomic_t shadow_enable_gen = ATOMIC_INIT(1);
 /* bumped with each of the generations above and on CPU hotplug: one load for the probes */
 static atomic_t shadow_epoch = ATOMIC_INIT(1);
 DEFINE_STATIC_KEY_TRUE(shadow_enabled);
-/* the last event left a summary that depends on the next pick: refresh at the switch */
-static DEFINE_PER_CPU(bool, shadow_switch_refresh);
 
 /*
  * Walk after this many events without one (outside exact mode): with the
@@ -84,7 +81,7 @@ static void shadow_publish_evt(struct shadow_cpu *sc, struct rq *rq)
 	const struct sched_avg *avg = ks_cfs_rq_avg(cfs);
 
 	if (shadow_waiters_note(rq, e))
-		__this_cpu_write(shadow_switch_refresh, true);
+		sc->switch_refresh = true;
 	e->load_avg = READ_ONCE(avg->load_avg);
 	e->runnable_avg = READ_ONCE(avg->runnable_avg);
 	e->util_avg = READ_ONCE(avg->util_avg);
@@ -125,21 +122,17 @@ static bool shadow_walk_publish(struct shadow_cpu *sc, struct rq *rq, bool from_
 	case SHADOW_WALK_OK:
 		break;
 	case SHADOW_WALK_INCONSISTENT:
-		if (from_pelt) {
+		if (from_pelt) {	/* not a failure: redone at the end of the operation */
 			sc->stats.deferred++;
 			sc->walk_pending = true;
-		} else {
-			sc->stats.discarded++;
-			sc->walk_failed = true;
+			raw_write_seqcount_end(&sc->stats_seq);
+			return false;
 		}
-		raw_write_seqcount_end(&sc->stats_seq);
-		return false;
+		sc->stats.discarded++;
+		goto failed;
 	case SHADOW_WALK_OVER_BUDGET:
 		sc->stats.over_budget++;
-		sc->walk_failed = true;
-		sc->walk_pending = false;
-		raw_write_seqcount_end(&sc->stats_seq);
-		return false;
+		goto failed;
 	}
 	/*
 	 * Time-weighted means: the time since the last publish is charged to
@@ -173,6 +166,18 @@ static bool shadow_walk_publish(struct shadow_cpu *sc, struct rq *rq, bool from_
 	/* perf (issue 6): the PELT clock of this walk, see shadow_probe_pelt_cfs() */
 	sc->pelt_pub_lut = READ_ONCE(ks_cfs_rq_avg(ks_rq_cfs(rq))->last_update_time);
 	return true;
+
+failed:
+	/*
+	 * Not retried before the next period or 32 events: a hierarchy over
+	 * the budget must not turn every event into a walk.
+	 */
+	raw_write_seqcount_end(&sc->stats_seq);
+	sc->walk_failed = true;
+	sc->walk_pending = false;
+	sc->epoch = epoch;
+	sc->pelt_pub_lut = READ_ONCE(ks_cfs_rq_avg(ks_rq_cfs(rq))->last_update_time);
+	return false;
 }
 
 /*
@@ -282,12 +287,12 @@ static void shadow_probe_switch(void *data, bool preempt, struct task_struct *pr
 	if (!static_branch_likely(&shadow_enabled))
 		return;
 	t0 = shadow_stat_begin(SS_SWITCH);
-	if (likely(prev->prio >= MAX_RT_PRIO && next->prio >= MAX_RT_PRIO &&
-		   !__this_cpu_read(shadow_switch_refresh) && !ks_se_delayed(&prev->se)))
-		goto out;
-	__this_cpu_write(shadow_switch_refresh, false);
 	sc = shadow_cpus[raw_smp_processor_id()];
-	rq = sc ? sc->rq : NULL;
+	if (likely(prev->prio >= MAX_RT_PRIO && next->prio >= MAX_RT_PRIO &&
+		   !sc->switch_refresh && !ks_se_delayed(&prev->se)))
+		goto out;
+	sc->switch_refresh = false;
+	rq = sc->rq;
 	if (likely(rq && ks_rq_curr(rq) == next))
 		shadow_event(sc, rq);
 out:
@@ -700,16 +705,18 @@ static enum shadow_void_reason shadow_void_of(int cpu, struct shadow_cpu *sc,
 {
 	if (!static_key_enabled(&shadow_enabled))
 		return SHADOW_VOID_DISABLED;
+	if (!cpu_online(cpu))
+		return SHADOW_VOID_HOTPLUG;
+	if (e->walk_failed)
+		return SHADOW_VOID_WALK_FAILED;
 	if (!wd->valid)
 		return SHADOW_VOID_NEVER;
-	if (!cpu_online(cpu) || wd->hp_gen != (u32)atomic_read(&sc->hp_gen))
+	if (wd->hp_gen != (u32)atomic_read(&sc->hp_gen))
 		return SHADOW_VOID_HOTPLUG;
 	if (wd->enable_gen != (u32)atomic_read(&shadow_enable_gen))
 		return SHADOW_VOID_DISABLED;
 	if (wd->reset_gen != (u32)atomic_read(&shadow_reset_gen))
 		return SHADOW_VOID_RESET;
-	if (e->walk_failed)
-		return SHADOW_VOID_WALK_FAILED;
 	return SHADOW_FRESH;
 }
 

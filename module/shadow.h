@@ -162,6 +162,7 @@ struct shadow_cpu {
 	u32 epoch;		/* shadow_epoch at the last published walk */
 	bool walk_failed;
 	bool walk_pending;	/* a root-PELT walk was caught mid-enqueue: walk at its end */
+	bool switch_refresh;	/* the last summary depends on the next pick: refresh at the switch */
 	struct shadow_walked walked[2];
 } ____cacheline_aligned;
 

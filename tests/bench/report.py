@@ -181,6 +181,21 @@ def scaling_table(path, outdir):
     s0 = read_stats(os.path.join(outdir, "stats-ftrace0.txt"))
     s1 = read_stats(os.path.join(outdir, "stats-ftrace1.txt"))
     sr = read_stats(os.path.join(outdir, "stats-refresh0.txt"))
+    sx = read_stats(os.path.join(outdir, "stats-exact1.txt"))
+    if s0 and sx:
+        print("## Per-event cost vs exact mode under one msgbench run (stats=1)")
+        print()
+        out = [["hook", "calls", "ns/call", "calls (exact=1)", "ns/call (exact=1)"]]
+        for h in s0:
+            if h in ("pelt_skipped", "clock_pair"):
+                continue
+            g = lambda s, k: s.get(h, {}).get(k, "-")
+            out.append([h if h != "walk" else "walks (mean entities)", g(s0, "calls"), g(s0, "mean"),
+                        g(sx, "calls"), g(sx, "mean")])
+        print_md_table(out)
+        print()
+        print("estimated hook time over the run: module %.0f us; exact=1 %.0f us" % (hook_total_us(s0), hook_total_us(sx)))
+        print()
     if s0 and s1:
         print("## Hook cost under one msgbench run (stats=1): module, module + ftrace recording, module before the PELT refresh limit")
         print()
@@ -222,6 +237,54 @@ def scaling_table(path, outdir):
         print()
 
 
+def issue15_targets(bench_csv, scaling_csv, outdir):
+    """The issue 15 targets table: met / not met, from this run only."""
+    ratios = {}
+    if bench_csv and os.path.exists(bench_csv):
+        data = {}
+        for r in csv.DictReader(open(bench_csv)):
+            v = num(r["value"])
+            if v is not None:
+                data.setdefault((r["config"], r["workload"], r["metric"]), {})[r["round"]] = v
+        for c in ("all", "ftrace", "bpf", "stats"):
+            for w, m in (("msg", "msgs_per_s"), ("lat", "p99_us"), ("lat", "rps")):
+                vals, base = data.get((c, w, m), {}), data.get(("none", w, m), {})
+                rs = [vals[k] / base[k] for k in vals if k in base and base[k]]
+                ratios[(c, m)] = (statistics.median(rs), len(rs)) if rs else (None, 0)
+    cost = {}
+    if scaling_csv and os.path.exists(scaling_csv):
+        for r in csv.DictReader(open(scaling_csv)):
+            cost[r["case"]] = num(r.get("nr_running_ns"))
+    clk = num(read_stats(os.path.join(outdir, "stats-ftrace0.txt")).get("clock_pair", {}).get("mean"))
+    print("## Targets (issue 15; icount: 1 ns = 1 guest instruction)")
+    print()
+    out = [["what", "target", "measured", "result"]]
+    a, n = ratios.get(("all", "msgs_per_s"), (None, 0))
+    out.append(["everything on, msgbench throughput vs module absent", ">= 0.98",
+                "%.3f (median of %d rounds)" % (a, n) if a is not None else "-",
+                "-" if a is None else ("met" if a >= 0.98 else "NOT met")])
+    c1, c512 = cost.get("tasks-1"), cost.get("tasks-512")
+    note = " (incl. the %.0f-ns timing floor)" % clk if clk else ""
+    out.append(["hook cost per event at 1 queued task (nr_running probe, stats)", "<= 250",
+                "%.0f%s" % (c1, note) if c1 is not None else "-",
+                "-" if c1 is None else ("met" if c1 <= 250 else "NOT met")])
+    out.append(["the same at 512 queued tasks", "<= 2x the 1-task cost",
+                "%.0f (%.2fx)" % (c512, c512 / c1) if c512 is not None and c1 else "-",
+                "-" if c512 is None or not c1 else ("met" if c512 <= 2 * c1 else "NOT met")])
+    p, n = ratios.get(("all", "p99_us"), (None, 0))
+    out.append(["everything on, bench p99 vs module absent", "reported", "%.3f" % p if p is not None else "-", "reported"])
+    f, _ = ratios.get(("ftrace", "msgs_per_s"), (None, 0))
+    fp, _ = ratios.get(("ftrace", "p99_us"), (None, 0))
+    out.append(["ftrace recording: msgbench ratio / p99 ratio", "reported",
+                "%s / %s" % ("%.3f" % f if f is not None else "-", "%.3f" % fp if fp is not None else "-"), "reported"])
+    e1, e512 = cost.get("exact-tasks-1"), cost.get("exact-tasks-512")
+    if e1 is not None and e512 is not None:
+        out.append(["exact=1 (walk on every event): cost at 1 / 512 tasks", "reported",
+                    "%.0f / %.0f (%.1fx)" % (e1, e512, e512 / e1 if e1 else 0), "reported"])
+    print_md_table(out)
+    print()
+
+
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else "build/bench/vm-out"
     found = False
@@ -233,6 +296,8 @@ def main():
     if os.path.exists(p):
         scaling_table(p, d)
         found = True
+    if found:
+        issue15_targets(os.path.join(d, "bench.csv"), os.path.join(d, "scaling.csv"), d)
     if not found:
         print("report: no bench.csv or scaling.csv in %s" % d)
         return 1

