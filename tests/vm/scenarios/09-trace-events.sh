@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-# plan: 8
 # Scenario 9: the trace events exist, produce records with the fields the
 # LISA/trace-cmd parsers expect plus cgid and the shadow values, with
 # Android's path meaning (sched_load_se: the group entity's own queue,
