@@ -13,6 +13,7 @@
 #   make test-matrix                   the VM suite on every kernel in MATRIX
 #   make demo                          root vs nested cgroup, side by side
 #   make compare [KERNELS="trixie trixie-backports"] [COMPARE_ROUNDS=3]
+#                [COMPARE_SIB_WEIGHT=300] [COMPARE_BENCH='-m 2 -t 6 ...']
 #                                      the demo on each kernel, rounds in one
 #                                      boot, one report across kernels
 #
@@ -57,6 +58,7 @@ KERNELS           ?= trixie trixie-backports
 COMPARE_ROUNDS    ?= 3
 COMPARE_DURATION  ?= 10
 COMPARE_BENCH     ?=
+COMPARE_SIB_WEIGHT ?=
 # single-threaded TCG like the matrix: under multi-threaded TCG both the 6.12
 # and the 7.3 guest died of an int3 Oops at a jump-label site (update_curr_se,
 # sched_balance_rq) when `run` attached its BPF programs mid-demo
@@ -146,7 +148,8 @@ demo:
 compare: $(BUILD)/sched-shadow
 	@rm -rf $(COMPARE_DIR) && mkdir -p $(COMPARE_DIR)
 	@{ echo "DEMO_ROUNDS=$(COMPARE_ROUNDS)"; echo "DEMO_DURATION=$(COMPARE_DURATION)"; \
-	   $(if $(COMPARE_BENCH),echo "DEMO_BENCH='$(COMPARE_BENCH)'";) } > $(COMPARE_DIR)/demo.conf
+	   $(if $(COMPARE_BENCH),echo "DEMO_BENCH='$(COMPARE_BENCH)'";) \
+	   $(if $(COMPARE_SIB_WEIGHT),echo "DEMO_SIB_WEIGHT=$(COMPARE_SIB_WEIGHT)";) } > $(COMPARE_DIR)/demo.conf
 	@start=$$(date +%s); for k in $(KERNELS); do \
 	  echo "# ---- compare: KERNEL=$$k, $(COMPARE_ROUNDS) round(s) ----"; t0=$$(date +%s); \
 	  vmdir=$(BUILD)/vm$$([ $$k = bookworm ] || echo -$$k); mkdir -p $(COMPARE_DIR)/$$k; \
