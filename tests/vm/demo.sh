@@ -16,7 +16,8 @@
 # time, so each case runs once, with --json).
 . /lib/vm/lib.sh
 CLI=/bin/sched-shadow
-# `make compare` puts its settings here (DEMO_ROUNDS, DEMO_DURATION, DEMO_BENCH)
+# `make compare` puts its settings here (DEMO_ROUNDS, DEMO_DURATION, DEMO_BENCH,
+# DEMO_SIB_WEIGHT)
 CONF=/etc/sched_shadow-demo.conf
 [ -f $CONF ] && . $CONF
 DUR=${DEMO_DURATION:-10}
@@ -26,7 +27,7 @@ ROUNDS=${DEMO_ROUNDS:-1}
 # every round, so the balancer has work to move.
 BENCH="${DEMO_BENCH:--m 2 -t 6 -C 2000 -s 10000} -d $DUR"
 SIB_THREADS=2
-SIB_WEIGHT=300
+SIB_WEIGHT=${DEMO_SIB_WEIGHT:-300}
 
 # run_case NAME SIBLING_CGROUP BENCH_CGROUP (created by run --cgroup)
 run_case() {

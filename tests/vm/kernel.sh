@@ -51,8 +51,8 @@ log() { echo "vm-kernel: $*" >&2; }
 host_suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 META=linux-image-amd64
 case $KERNEL in
-bookworm)    APT_SUITE= TC_SUITE=$host_suite ;;
-bookworm-rt) APT_SUITE= TC_SUITE=$host_suite META=linux-image-rt-amd64 ;;
+bookworm)    APT_SUITE='' TC_SUITE=$host_suite ;;
+bookworm-rt) APT_SUITE='' TC_SUITE=$host_suite META=linux-image-rt-amd64 ;;
 bullseye | trixie | sid) APT_SUITE=$KERNEL TC_SUITE=$KERNEL ;;
 trixie-backports) APT_SUITE=$KERNEL TC_SUITE=${KERNEL%-backports} ;;
 *) die "unknown KERNEL=$KERNEL (bookworm, bookworm-rt, bullseye, trixie, trixie-backports or sid)" ;;
