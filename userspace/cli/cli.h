@@ -123,7 +123,7 @@ int cli_check_module(const char *cmd);
  * file has no `all` rows); busy_calls from the busy rows.
  */
 struct lb_totals {
-	uint64_t calls, right, wrong, missed, none, busy_calls;
+	uint64_t calls, right, wrong, missed, none, void_, busy_calls;	/* void_: lb's void column (0 when absent) */
 };
 void lb_sum_actual(const struct dbgfs_table *lb, struct lb_totals *t);
 

@@ -368,10 +368,11 @@ static void run_print_text(const struct run_report *r)
 
 		lb_sum_actual(&r->lb, &t);
 		printf("verdicts (actual, idle+newidle): calls %llu right %llu wrong %llu "
-		       "missed %llu none %llu; busy calls %llu\n",
+		       "missed %llu none %llu void %llu; busy calls %llu\n",
 		       (unsigned long long)t.calls, (unsigned long long)t.right,
 		       (unsigned long long)t.wrong, (unsigned long long)t.missed,
-		       (unsigned long long)t.none, (unsigned long long)t.busy_calls);
+		       (unsigned long long)t.none, (unsigned long long)t.void_,
+		       (unsigned long long)t.busy_calls);
 		emit_table_text(stdout, &r->lb);
 	} else {
 		printf("lb audit not available: %s\n", r->lb_why);
@@ -457,6 +458,7 @@ static void run_print_json(const struct run_report *r)
 		json_kv_u64(&w, "wrong", t.wrong);
 		json_kv_u64(&w, "missed", t.missed);
 		json_kv_u64(&w, "none", t.none);
+		json_kv_u64(&w, "void", t.void_);
 		json_kv_u64(&w, "busy_calls", t.busy_calls);
 		json_obj_end(&w);
 		json_key(&w, "rows");

@@ -51,6 +51,7 @@ void lb_sum_actual(const struct dbgfs_table *lb, struct lb_totals *s)
 		if (dbgfs_u64_by(lb, r, "right", &v) == 0) s->right += v;
 		if (dbgfs_u64_by(lb, r, "wrong", &v) == 0) s->wrong += v;
 		if (dbgfs_u64_by(lb, r, "missed", &v) == 0) s->missed += v;
+		if (dbgfs_u64_by(lb, r, "void", &v) == 0) s->void_ += v;
 		if (dbgfs_u64_by(lb, r, "none", &v) == 0) s->none += v;
 	}
 }
@@ -150,11 +151,12 @@ static void status_text(const struct dbgfs_table *info, const struct dbgfs_table
 	}
 	if (s->lb_available)
 		printf("%-12sjudged %llu: right %llu (%.1f%%), wrong %llu (%.1f%%), missed %llu, "
-		       "none %llu; busy calls %llu\n", "lb audit:",
+		       "none %llu, void %llu; busy calls %llu\n", "lb audit:",
 		       (unsigned long long)s->lb.calls, (unsigned long long)s->lb.right,
 		       pct(s->lb.right, s->lb.calls), (unsigned long long)s->lb.wrong,
 		       pct(s->lb.wrong, s->lb.calls), (unsigned long long)s->lb.missed,
-		       (unsigned long long)s->lb.none, (unsigned long long)s->lb.busy_calls);
+		       (unsigned long long)s->lb.none, (unsigned long long)s->lb.void_,
+		       (unsigned long long)s->lb.busy_calls);
 	else
 		printf("lb audit:   not available (%s)\n", s->lb_reason);
 }
@@ -222,6 +224,7 @@ static void status_json(const struct dbgfs_table *info, const struct dbgfs_table
 		json_kv_u64(&w, "wrong", s->lb.wrong);
 		json_kv_u64(&w, "missed", s->lb.missed);
 		json_kv_u64(&w, "none", s->lb.none);
+		json_kv_u64(&w, "void", s->lb.void_);
 		json_kv_u64(&w, "busy_calls", s->lb.busy_calls);
 		json_obj_end(&w);
 	}

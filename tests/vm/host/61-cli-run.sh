@@ -59,7 +59,7 @@ def lb_ok():
     if not l["available"]:
         return isinstance(l["reason"], str) and l["reason"]
     v = l["verdicts"]
-    return v["calls"] == v["right"] + v["wrong"] + v["missed"] + v["none"] and l["rows"]
+    return v["calls"] == v["right"] + v["wrong"] + v["missed"] + v["none"] + v["void"] and l["rows"]
 chk("lb verdicts add up (or the audit's absence is explained)", lb_ok)
 chk("bpf available", lambda: r["bpf"]["available"] is True)
 if name == "root":
