@@ -40,7 +40,7 @@ $(BPF_OUT)/latency.bpf.o: bpf/latency.bpf.c bpf/latency.h $(BPF_OUT)/vmlinux.h
 $(BPF_OUT)/latency.skel.h: $(BPF_OUT)/latency.bpf.o
 	$(BPFTOOL) gen skeleton $< name latency_bpf > $@.tmp && mv $@.tmp $@
 
-test-bpf: $(BUILD)/sched-shadow $(BUILD)/pelt-count
+test-bpf: $(BUILD)/sched-shadow $(BUILD)/pelt-count $(BTFGEN)
 	@mkdir -p $(BUILD)/results
 	TAP_SUMMARY=$(BUILD)/results/bpf.summary BUILD=$(BUILD) \
 		SCHED_SHADOW=$(BUILD)/sched-shadow PELT_COUNT=$(BUILD)/pelt-count tests/bpf/run.sh

@@ -15,7 +15,7 @@
 #   make test-rt                       the PREEMPT_RT boot alone
 #   make demo                          root vs nested cgroup, side by side
 #   make compare [KERNELS="trixie trixie-backports"] [COMPARE_ROUNDS=3]
-#                [COMPARE_SIB_WEIGHT=300] [COMPARE_BENCH='-m 2 -t 6 ...']
+#                [COMPARE_SIB_WEIGHT=100] [COMPARE_BENCH='-m 2 -t 6 ...']
 #                                      the demo on each kernel, rounds in one
 #                                      boot, one report across kernels
 #
@@ -74,7 +74,7 @@ KERNELS           ?= trixie trixie-backports
 COMPARE_ROUNDS    ?= 3
 COMPARE_DURATION  ?= 10
 COMPARE_BENCH     ?=
-COMPARE_SIB_WEIGHT ?=
+COMPARE_SIB_WEIGHT ?= 100
 # single-threaded TCG like the matrix: under multi-threaded TCG both the 6.12
 # and the 7.3 guest died of an int3 Oops at a jump-label site (update_curr_se,
 # sched_balance_rq) when `run` attached its BPF programs mid-demo
