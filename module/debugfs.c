@@ -270,6 +270,8 @@ static ssize_t shadow_reset_write(struct file *file, const char __user *ubuf,
 	shadow_reset();
 	shadow_audit_reset();
 	shadow_stats_reset();	/* stats: baseline, see stats.c */
+	if (static_key_enabled(&shadow_enabled))
+		shadow_refresh_all();	/* idle CPUs publish now, not at their next event */
 	return count;
 }
 

@@ -228,6 +228,8 @@ static int __init shadow_init(void)
 	err = shadow_probes_register();
 	if (err)
 		goto out_stop_cgpath;
+	if (enable)
+		shadow_refresh_all();	/* every online CPU publishes before the first read */
 	pr_info("loaded: %u checks passed, BTF of %s\n", shadow_checks_passed, KS_BTF_RELEASE);
 	return 0;
 

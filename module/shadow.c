@@ -556,6 +556,33 @@ static void shadow_hotplug_unregister(void)
 	shadow_hp_state = 0;
 }
 
+/* Nothing to do: being queued on the CPU is the point (see shadow_refresh_all()). */
+static void shadow_refresh_fn(struct work_struct *work)
+{
+}
+
+/**
+ * shadow_refresh_all() - make every online CPU publish fresh state now
+ *
+ * Load, `reset` and `enable 1` void every CPU until its next walk, and an
+ * idle CPU may see no scheduler event for a long time: its rows, and every
+ * verdict that needs it, would stay void.  A no-op work item queued on each
+ * online CPU wakes a kworker there; its enqueue and dequeue fire
+ * sched_update_nr_running_tp, which walks (the epoch changed) and
+ * publishes.  Process context only (it waits for the items).
+ */
+void shadow_refresh_all(void)
+{
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		queue_work_on(cpu, system_wq, &shadow_cpus[cpu]->refresh);
+	for_each_online_cpu(cpu)
+		flush_work(&shadow_cpus[cpu]->refresh);
+	cpus_read_unlock();
+}
+
 /** shadow_state_alloc() - per-CPU state for every possible CPU */
 int shadow_state_alloc(void)
 {
@@ -583,6 +610,7 @@ int shadow_state_alloc(void)
 				goto out_free;
 			}
 		}
+		INIT_WORK(&sc->refresh, shadow_refresh_fn);
 		seqcount_latch_init(&sc->evt_seq);
 		seqcount_latch_init(&sc->walk_seq);
 		seqcount_init(&sc->stats_seq);

@@ -10,6 +10,7 @@
 #include <linux/seqlock.h>
 #include <linux/atomic.h>
 #include <linux/jump_label.h>
+#include <linux/workqueue.h>
 #include "core/shadow_math.h"
 #include "core/work.h"
 
@@ -164,6 +165,7 @@ struct shadow_cpu {
 	bool walk_pending;	/* a root-PELT walk was caught mid-enqueue: walk at its end */
 	bool switch_refresh;	/* the last summary depends on the next pick: refresh at the switch */
 	struct shadow_walked walked[2];
+	struct work_struct refresh;	/* shadow_refresh_all(): a no-op run on this CPU */
 } ____cacheline_aligned;
 
 extern struct shadow_cpu **shadow_cpus;
@@ -188,6 +190,7 @@ bool shadow_read_stats(int cpu, struct shadow_scalars *s, struct shadow_stats *s
 bool shadow_read_node(int cpu, u64 cgid, struct shadow_node *out);
 void shadow_reset(void);
 void shadow_enable_changed(void);
+void shadow_refresh_all(void);
 const char *shadow_void_name(unsigned int reason);
 
 int shadow_debugfs_init(void);

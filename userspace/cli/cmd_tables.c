@@ -90,7 +90,8 @@ static const struct col_unit *unit_of(const char *file, const char *col)
 static int string_col(const char *col)
 {
 	static const char *const names[] = {
-		"domain", "idle", "tracker", "path", "key", "value", "verdict", "reason", "void", "work_cpus",
+		"domain", "idle", "tracker", "path", "key", "value", "verdict", "reason", "work_cpus",
+		/* cpus' `void` (a reason name) is never numeric; lb's `void` is a count */
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(col, names[i]))
