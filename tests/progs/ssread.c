@@ -255,11 +255,11 @@ static const char *find_addr(const char *buf, size_t len)
 
 static const char *hdr_cpus =
 	"cpu online nr_running h_nr_running movable load_avg runnable_avg util_avg weight capacity "
-	"shadow shadow_avg samples div_mean div_max shadow_mean real_mean published discarded over_budget "
-	"deferred pinned unknown work_cpus void";
+	"shadow shadow_avg shadow_fresh h_load samples div_mean div_max shadow_mean real_mean "
+	"fresh_mean h_load_mean published discarded over_budget deferred pinned unknown work_cpus void";
 static const char *hdr_groups =
 	"cpu cgid depth se_weight cfs_weight load_avg runnable_avg util_avg task_load nr_tasks h_tasks "
-	"shadow shadow_avg path";
+	"shadow shadow_avg shadow_fresh h_load path";
 static const char *hdr_lb = "domain idle tracker calls right wrong missed none void agree";
 
 /* ---- groups: one CPU's block, checked when the block is complete ---- */
@@ -485,14 +485,14 @@ static const char *check(const char *name, char *buf, size_t len, char *why, siz
 				for (i = 0; i < 13; i++)
 					if (i != 3 && !is_num(col[i]))
 						goto badrow;
-				if (col[13][0] != '/')
+				if (col[n - 1][0] != '/')
 					goto badrow;
-				for (p = col[13]; *p; p++)
+				for (p = col[n - 1]; *p; p++)
 					if (*p == '/' && p[1])
 						depth++;
 				if (depth != atoi(col[2]))
 					goto badrow;
-				if (atoi(col[2]) == 0 ? strcmp(col[3], "-") || strcmp(col[13], "/")
+				if (atoi(col[2]) == 0 ? strcmp(col[3], "-") || strcmp(col[n - 1], "/")
 						      : !is_num(col[3]))
 					goto badrow;
 				cpu = atoi(col[0]);
@@ -507,7 +507,7 @@ static const char *check(const char *name, char *buf, size_t len, char *why, siz
 				if (consist && nblk < (int)(sizeof(blk) / sizeof(blk[0]))) {
 					struct grow *g = &blk[nblk++];
 
-					snprintf(g->path, sizeof(g->path), "%s", col[13]);
+					snprintf(g->path, sizeof(g->path), "%s", col[n - 1]);
 					g->depth = atoi(col[2]);
 					g->se_w = strtoull(col[3], NULL, 10);
 					g->cfs_w = strtoull(col[4], NULL, 10);
@@ -518,23 +518,23 @@ static const char *check(const char *name, char *buf, size_t len, char *why, siz
 					g->shadow = strtoull(col[11], NULL, 10);
 					g->shadow_avg = strtoull(col[12], NULL, 10);
 				}
-				if (gone_file && strcmp(col[13], "/")) {
+				if (gone_file && strcmp(col[n - 1], "/")) {
 					char d[4096];
 
-					if (set_has(&gone, col[13])) {
+					if (set_has(&gone, col[n - 1])) {
 						st.removed_shown++;
-						msg("groups shows %s, removed before the read started", col[13]);
+						msg("groups shows %s, removed before the read started", col[n - 1]);
 					}
-					snprintf(d, sizeof(d), CG_ROOT "%s", col[13]);
+					snprintf(d, sizeof(d), CG_ROOT "%s", col[n - 1]);
 					if (stat(d, &sb)) {
 						set_update(&removing, removing_file);
-						if (!set_has(&removing, col[13])) {
+						if (!set_has(&removing, col[n - 1])) {
 							st.unknown_path++;
-							msg("groups shows %s, which does not exist and was not removed", col[13]);
+							msg("groups shows %s, which does not exist and was not removed", col[n - 1]);
 						}
 					} else if ((unsigned long long)sb.st_ino != strtoull(col[1], NULL, 10)) {
 						st.cgid_bad++;
-						msg("groups shows %s with cgid %s, its inode is %llu", col[13], col[1],
+						msg("groups shows %s with cgid %s, its inode is %llu", col[n - 1], col[1],
 						    (unsigned long long)sb.st_ino);
 					}
 				}

@@ -29,7 +29,9 @@ if [ "$nhot" -eq 0 ]; then
 fi
 
 row() { awk -v c="$1" 'NR > 2 && $1 == c' "$SS/cpus"; }
-pubof() { row "$1" | awk '{ print $18 }'; }
+# the published column, by name (cpus gains columns over time)
+pubcol() { awk 'NR == 2 { for (i = 1; i <= NF; i++) if ($i == "published") print i }' "$SS/cpus"; }
+pubof() { row "$1" | awk -v pc="$(pubcol)" '{ print $pc }'; }
 # offline_ok CPU: its row is "online 0" with "-" in columns 3..12, no groups row
 offline_ok() {
 	row "$1" | awk '{ if ($2 != 0) exit 1; for (i = 3; i <= 12; i++) if ($i != "-") exit 1 }' || return 1
@@ -40,7 +42,7 @@ offline_ok() {
 wait_fresh() {
 	local t=0
 	while [ $t -lt $(($3 * 10)) ]; do
-		if row "$1" | awk -v p="$2" '$2 == 1 && $3 != "-" && $18 > p { f = 1 } END { exit !f }'; then
+		if row "$1" | awk -v p="$2" -v pc="$(pubcol)" '$2 == 1 && $3 != "-" && $pc > p { f = 1 } END { exit !f }'; then
 			echo "$((t / 10)).$((t % 10))"
 			return 0
 		fi
@@ -91,7 +93,7 @@ while [ $i -lt "$C" ]; do
 		setcpu $c 1 || { fail_on=$((fail_on + 1)); diag "cycle $i: cpu$c did not come back"; continue; }
 		eval p=\$pub_$c
 		# right after onlining: the last walk from before it went down?
-		row $c | awk -v p="$p" '$2 == 1 && $3 != "-" && $18 == p { f = 1 } END { exit !f }' &&
+		row $c | awk -v p="$p" -v pc="$(pubcol)" '$2 == 1 && $3 != "-" && $pc == p { f = 1 } END { exit !f }' &&
 			stale_window=$((stale_window + 1))
 		# 3 s: an onlined CPU runs its own kthreads (cpuhp, ksoftirqd) at
 		# once and pulls burners (5 ms duty cycles) at its first idle

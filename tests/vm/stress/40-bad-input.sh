@@ -174,4 +174,4 @@ EOF
 dmesg_since "$mark" | grep sched_shadow > "$OUT/40-dmesg"
 # (the kernel's line for the 1100-byte lb_symbol is cut at the log's line
 # limit before "too large for parameter": match its start)
-dmesg_module_check "$mark" "$T: kernel log clean" "not loading: (walk_budget|pelt_refresh_us)=|not loading: lb_symbol must be a function name|invalid for parameter|too large for parameter|sched_shadow: .xxxxxxxxxxxxxxxxxxxx|load-balancer audit off: BTF has no function [^ ]*\(struct lb_env \*\) returning struct sched_group \*$"
+dmesg_module_check "$mark" "$T: kernel log clean" "not loading: (walk_budget|pelt_refresh_us)=|not loading: missing_tp must be one of |not loading: lb_symbol must be a function name|invalid for parameter|too large for parameter|sched_shadow: .xxxxxxxxxxxxxxxxxxxx|load-balancer audit off: BTF has no function [^ ]*\(struct lb_env \*\) returning struct sched_group \*$"
