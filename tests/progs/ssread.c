@@ -467,12 +467,13 @@ static const char *check(const char *name, char *buf, size_t len, char *why, siz
 					if (!known || (!online && strcmp(col[n - 1], "hotplug")))
 						goto badrow;
 				}
+				/* an offline CPU: '-' from nr_running to h_load */
 				if (!online)
-					for (i = 2; i <= 11; i++)
+					for (i = 2; i <= 13; i++)
 						if (strcmp(col[i], "-"))
 							goto badrow;
-				/* counters are always numbers */
-				for (i = 17; i <= 20; i++)
+				/* counters are always numbers: published .. deferred */
+				for (i = 21; i <= 24; i++)
 					if (!is_num(col[i]))
 						goto badrow;
 				break;
@@ -482,7 +483,7 @@ static const char *check(const char *name, char *buf, size_t len, char *why, siz
 				const char *p;
 				struct stat sb;
 
-				for (i = 0; i < 13; i++)
+				for (i = 0; i < n - 1; i++)
 					if (i != 3 && !is_num(col[i]))
 						goto badrow;
 				if (col[n - 1][0] != '/')
