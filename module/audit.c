@@ -1037,27 +1037,44 @@ static bool audit_read_counts(int cpu, struct audit_counts *n)
 	return false;
 }
 
-static int audit_lb_show(struct seq_file *m, void *v)
+/*
+ * Every CPU's counters summed (all of struct audit_counts is u64 counters),
+ * for the debugfs readers; NULL when out of memory.  kvfree() the result.
+ */
+static struct audit_counts *audit_sum_counts(void)
 {
-	static const int idle_order[] = { AUDIT_CPU_IDLE, AUDIT_CPU_NEWLY_IDLE, AUDIT_CPU_NOT_IDLE };
-	struct audit_counts *sum, *one;
-	int cpu, d, i, r, k;
+	struct audit_counts *sum = kvzalloc(sizeof(*sum), GFP_KERNEL);
+	struct audit_counts *one = kvmalloc(sizeof(*one), GFP_KERNEL);
+	int cpu;
+	size_t k;
 
-	sum = kvzalloc(sizeof(*sum), GFP_KERNEL);
-	one = kvmalloc(sizeof(*one), GFP_KERNEL);
+	static_assert(sizeof(struct audit_counts) % sizeof(u64) == 0);
 	if (!sum || !one) {
 		kvfree(sum);
 		kvfree(one);
-		return -ENOMEM;
+		return NULL;
 	}
 	for_each_possible_cpu(cpu) {
-		u64 *dst = &sum->c[0][0][0][0], *src = &one->c[0][0][0][0];
+		u64 *dst = (u64 *)sum, *src = (u64 *)one;
 
 		if (!audit_read_counts(cpu, one))
 			continue;
-		for (k = 0; k < sizeof(one->c) / sizeof(u64); k++)
+		for (k = 0; k < sizeof(*one) / sizeof(u64); k++)
 			dst[k] += src[k];
 	}
+	kvfree(one);
+	return sum;
+}
+
+static int audit_lb_show(struct seq_file *m, void *v)
+{
+	static const int idle_order[] = { AUDIT_CPU_IDLE, AUDIT_CPU_NEWLY_IDLE, AUDIT_CPU_NOT_IDLE };
+	struct audit_counts *sum;
+	int d, i, r;
+
+	sum = audit_sum_counts();
+	if (!sum)
+		return -ENOMEM;
 	seq_puts(m, "# sched_shadow lb v1\ndomain idle tracker calls right wrong missed none void agree\n");
 	for (d = 0; d <= AUDIT_ALL; d++) {
 		u64 seen = 0;
@@ -1090,7 +1107,6 @@ static int audit_lb_show(struct seq_file *m, void *v)
 			}
 		}
 	}
-	kvfree(one);
 	kvfree(sum);
 	return 0;
 }
@@ -1104,24 +1120,12 @@ DEFINE_SHOW_ATTRIBUTE(audit_lb);
 static int audit_attempts_show(struct seq_file *m, void *v)
 {
 	static const int idle_order[] = { AUDIT_CPU_IDLE, AUDIT_CPU_NEWLY_IDLE, AUDIT_CPU_NOT_IDLE };
-	struct audit_counts *sum, *one;
-	int cpu, d, i, r, k;
+	struct audit_counts *sum;
+	int d, i, r;
 
-	sum = kvzalloc(sizeof(*sum), GFP_KERNEL);
-	one = kvmalloc(sizeof(*one), GFP_KERNEL);
-	if (!sum || !one) {
-		kvfree(sum);
-		kvfree(one);
+	sum = audit_sum_counts();
+	if (!sum)
 		return -ENOMEM;
-	}
-	for_each_possible_cpu(cpu) {
-		u64 *dst = &sum->att[0][0][0][0], *src = &one->att[0][0][0][0];
-
-		if (!audit_read_counts(cpu, one))
-			continue;
-		for (k = 0; k < sizeof(one->att) / sizeof(u64); k++)
-			dst[k] += src[k];
-	}
 	seq_puts(m, "# sched_shadow lb_attempts v1\ndomain idle verdict reason attempts redos moved active\n");
 	for (d = 0; d <= AUDIT_ALL; d++) {
 		for (i = 0; i < ARRAY_SIZE(idle_order); i++) {
@@ -1145,7 +1149,6 @@ static int audit_attempts_show(struct seq_file *m, void *v)
 			}
 		}
 	}
-	kvfree(one);
 	kvfree(sum);
 	return 0;
 }
