@@ -32,6 +32,7 @@
 
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/version.h>
 #include <linux/slab.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -187,8 +188,15 @@ struct audit_att_ri {
 	u64 t0;
 };
 
-#ifndef SD_SHARE_LLC
-#define SD_SHARE_LLC SD_SHARE_PKG_RESOURCES	/* renamed in 6.10 */
+/*
+ * Renamed in 6.10.  Both names are enum constants of the headers the module
+ * is compiled against (not macros), so only the headers' version can say
+ * which one exists.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0)
+#define SHADOW_SD_SHARE_LLC SD_SHARE_PKG_RESOURCES
+#else
+#define SHADOW_SD_SHARE_LLC SD_SHARE_LLC
 #endif
 
 /*
@@ -207,7 +215,7 @@ static int audit_domain_slot(const struct sched_domain *sd)
 			name = "SMT";
 		else if (flags & SD_NUMA)
 			name = "NUMA";
-		else if (flags & SD_SHARE_LLC)
+		else if (flags & SHADOW_SD_SHARE_LLC)
 			name = "MC";
 		else
 			name = "PKG";
@@ -293,10 +301,21 @@ static void audit_fill_domain(struct audit_domain *d, void *env, struct sched_do
 		d->flags |= AUDIT_SD_ASYM_CAPACITY;
 	if (flags & SD_NUMA)
 		d->flags |= AUDIT_SD_NUMA;
-	if (flags & SD_SHARE_LLC)
+	if (flags & SHADOW_SD_SHARE_LLC)
 		d->flags |= AUDIT_SD_SHARE_LLC;
+#if LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
 	if (flags & SD_OVERLAP)
 		d->flags |= AUDIT_SD_OVERLAP;	/* marked in lb_verdict's sd= */
+#else
+	/*
+	 * The 7.x headers (7.2, 7.3 seen) have no SD_OVERLAP; only NUMA
+	 * domains build overlapping groups, so every NUMA domain is marked
+	 * as possibly overlapping (the mark is informative: a domain whose
+	 * groups do not fit the scratch is never judged either way).
+	 */
+	if (flags & SD_NUMA)
+		d->flags |= AUDIT_SD_OVERLAP;
+#endif
 	if (child && (ks_sd_flags(child) & SD_PREFER_SIBLING))
 		d->flags |= AUDIT_SD_PREFER_SIBLING;
 }

@@ -251,6 +251,10 @@ static __always_inline struct root_domain *ks_rq_rd(const struct rq *rq)
 static __always_inline bool ks_rd_eas_balanced(const struct root_domain *rd)
 {
 #if HAS_KS_root_domain__pd && HAS_KS_root_domain__overutilized
+	/* an int up to 6.9, a bool since (BTF gives the size; both checked at load) */
+	if (KS_root_domain__overutilized_SIZE == 1)
+		return READ_ONCE(*KS_ADDR(void *const, rd, root_domain, pd)) &&
+		       !READ_ONCE(*KS_ADDR(const u8, rd, root_domain, overutilized));
 	return READ_ONCE(*KS_ADDR(void *const, rd, root_domain, pd)) &&
 	       !READ_ONCE(*KS_ADDR(const int, rd, root_domain, overutilized));
 #else
@@ -418,7 +422,8 @@ static __always_inline int ks_sgc_imbalance(const struct sched_group_capacity *s
 	X(KS_lb_env__dst_rq_SIZE == sizeof(void *), "lb_env.dst_rq size")	\
 	X(KS_rq__rd_SIZE == sizeof(void *), "rq.rd size")			\
 	X(KS_OPT_SIZE_OK(root_domain__pd, sizeof(void *)), "root_domain.pd size") \
-	X(KS_OPT_SIZE_OK(root_domain__overutilized, sizeof(int)),		\
+	X(KS_OPT_SIZE_OK(root_domain__overutilized, sizeof(int)) ||		\
+	  KS_OPT_SIZE_OK(root_domain__overutilized, 1),			\
 	  "root_domain.overutilized size")					\
 	X(KS_sched_domain__span_weight_SIZE == sizeof(unsigned int),		\
 	  "sched_domain.span_weight size")					\
