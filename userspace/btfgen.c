@@ -173,10 +173,30 @@ static int is_ptr_to_struct(const struct btf *btf, __u32 id, const char *sname)
  * preferred names first.  BTF only describes functions whose prototype the
  * compiler kept, so a name listed here is safe to probe with that ABI.
  */
+/*
+ * The rest of a KS_FUNCS_ line: the functions found, preferred names
+ * (@w[3..@nw-1]) first in their order, then any other match (a rename we
+ * do not know yet).  Clears @found as it goes.
+ */
+static void emit_found(FILE *out, const char **found, int nfound, char **w, int nw)
+{
+	int i, k;
+
+	for (k = 3; k <= nw; k++) {
+		for (i = 0; i < nfound; i++) {
+			if (!found[i] || (k < nw && strcmp(found[i], w[k])))
+				continue;
+			fprintf(out, " \\\n\t\"%s\",", found[i]);
+			found[i] = NULL;
+		}
+	}
+	fprintf(out, "\n\n");
+}
+
 static void emit_funcs(FILE *out, const struct btf *btf, char **w, int nw)
 {
 	const char *found[64];
-	int nfound = 0, k, id, n = btf__type_cnt(btf);
+	int nfound = 0, id, n = btf__type_cnt(btf);
 
 	for (id = 1; id < n && nfound < 64; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id), *proto;
@@ -195,18 +215,7 @@ static void emit_funcs(FILE *out, const struct btf *btf, char **w, int nw)
 	}
 	fprintf(out, "/* functions: struct %s *f(struct %s *) */\n#define KS_FUNCS_%s",
 		w[1], w[2], w[0] + 1);
-	/* preferred names first, then any other match (a rename we do not know yet) */
-	for (k = 3; k <= nw; k++) {
-		int i;
-
-		for (i = 0; i < nfound; i++) {
-			if (!found[i] || (k < nw && strcmp(found[i], w[k])))
-				continue;
-			fprintf(out, " \\\n\t\"%s\",", found[i]);
-			found[i] = NULL;
-		}
-	}
-	fprintf(out, "\n\n");
+	emit_found(out, found, nfound, w, nw);
 }
 
 /* Does BTF type @id match one token of a "^" prototype (int, enum, *int, *STRUCT)? */
@@ -240,7 +249,7 @@ static void emit_proto_funcs(FILE *out, const struct btf *btf, char **w, int nw)
 {
 	const char *found[64], *tok[16];
 	char params[256], *save = NULL, *p;
-	int nfound = 0, ntok = 0, k, id, n = btf__type_cnt(btf);
+	int nfound = 0, ntok = 0, id, n = btf__type_cnt(btf);
 
 	snprintf(params, sizeof(params), "%s", w[2]);
 	for (p = strtok_r(params, ",", &save); p && ntok < 16; p = strtok_r(NULL, ",", &save))
@@ -264,17 +273,7 @@ static void emit_proto_funcs(FILE *out, const struct btf *btf, char **w, int nw)
 			found[nfound++] = btf__name_by_offset(btf, t->name_off);
 	}
 	fprintf(out, "/* functions: %s f(%s) */\n#define KS_FUNCS_%s", w[1], w[2], w[0] + 1);
-	for (k = 3; k <= nw; k++) {
-		int i;
-
-		for (i = 0; i < nfound; i++) {
-			if (!found[i] || (k < nw && strcmp(found[i], w[k])))
-				continue;
-			fprintf(out, " \\\n\t\"%s\",", found[i]);
-			found[i] = NULL;
-		}
-	}
-	fprintf(out, "\n\n");
+	emit_found(out, found, nfound, w, nw);
 }
 
 /*
