@@ -19,6 +19,7 @@
 #define SHADOW_KSTRUCT_H
 
 #include <linux/sched.h>
+#include <linux/version.h>
 #include <linux/cgroup.h>
 #include <linux/rbtree.h>
 #include <linux/compiler.h>
@@ -326,10 +327,14 @@ static __always_inline int ks_sgc_imbalance(const struct sched_group_capacity *s
 #if !HAS_KS_root_domain__overutilized
 #define KS_root_domain__overutilized_SIZE 0
 #endif
-#if HAS_KS_task_struct__migration_disabled
+#if HAS_KS_task_struct__migration_disabled && LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0) && defined(CONFIG_SMP)
 #define KS_MIGRATION_DISABLED_SIZE_OK							\
 	(KS_task_struct__migration_disabled_SIZE == sizeof(unsigned short) &&			\
 	 KS_task_struct__migration_disabled_OFF == offsetof(struct task_struct, migration_disabled))
+#elif HAS_KS_task_struct__migration_disabled
+/* BTF has the field, the headers do not (a module built against one kernel's
+ * headers and another's BTF): the layouts disagree, the load is refused */
+#define KS_MIGRATION_DISABLED_SIZE_OK 0
 #else
 #define KS_MIGRATION_DISABLED_SIZE_OK 1
 #endif

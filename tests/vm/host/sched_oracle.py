@@ -122,13 +122,44 @@ def parse_sched_debug(lines):
     # h_nr_runnable; `cpus` h_nr_running is the runnable count, `groups`
     # h_tasks the queued one (docs/debugfs.md)
     for c in cpus.values():
+        if c["cfs"] and all("h_nr_running" not in b and "h_nr_queued" not in b
+                            for b in c["cfs"].values()):
+            derive_h_nr(c)
         for blk in c["cfs"].values():
             if "h_nr_running" not in blk and "h_nr_queued" in blk:
                 blk["h_nr_running"] = blk["h_nr_queued"]
                 blk["h_runnable"] = blk.get("h_nr_runnable", blk["h_nr_queued"])
             else:
-                blk["h_runnable"] = blk.get("h_nr_running", 0)
+                blk["h_runnable"] = blk.get("h_nr_running", -1)
     return cpus
+
+
+def parent_path(p):
+    return p.rsplit("/", 1)[0] or "/"
+
+
+def in_subtree(c, p):
+    return p == "/" or c == p or c.startswith(p + "/")
+
+
+def derive_h_nr(sdcpu):
+    """5.10's dump prints no per-cfs_rq h_nr_running, only nr_running (the
+    entities queued on that cfs_rq, tasks and child groups).  A cfs_rq is
+    self-consistent when its R fair tasks plus its child cfs_rqs with
+    nr_running > 0 are its nr_running; where that holds for a whole subtree,
+    its h_nr_running is the subtree's R fair tasks.  Elsewhere it stays
+    absent: that path is left out of the round, as on newer kernels when a
+    task shows R without being queued."""
+    cfs = sdcpu["cfs"]
+    q = fair_r(sdcpu)
+    direct = {}
+    for p, blk in cfs.items():
+        kids = sum(1 for k, kb in cfs.items()
+                   if k != "/" and parent_path(k) == p and kb.get("nr_running", 0) > 0)
+        direct[p] = len(q.get(p, [])) + kids == blk.get("nr_running", -1)
+    for p, blk in cfs.items():
+        if all(direct[k] for k in cfs if in_subtree(k, p)):
+            blk["h_nr_running"] = sum(len(v) for k, v in q.items() if in_subtree(k, p))
 
 
 def parse_table(lines):

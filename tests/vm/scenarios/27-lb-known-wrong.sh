@@ -66,7 +66,17 @@ echo 4096 > $T/buffer_size_kb
 echo 1 > $T/events/sched_shadow/lb_verdict/enable
 echo 1 > $T/events/sched/sched_migrate_task/enable
 echo 1 > "$SS/reset"
-c0=$(ss_sum 3 11 19) g0=$(ss_sum 7 15 23)
+# lb_count and lb_gained per idle type (Documentation/scheduler/sched-stats.rst):
+# v15/v16 "domainN MASK" then 8 fields per idle type; v17 (6.16+) "domainN
+# NAME MASK" then 11 (lb_imbalance split in four)
+ssv=$(awk '$1 == "version" { print $2; exit }' /proc/schedstat)
+case "$ssv" in
+15|16) cnt="3 11 19" gnd="7 15 23" ;;
+17) cnt="4 15 26" gnd="11 22 33" ;;
+*) cnt= gnd= ;;
+esac
+[ -n "$cnt" ] || diag "/proc/schedstat version '$ssv' not understood: the schedstat checks fail"
+c0=$(ss_sum $cnt) g0=$(ss_sum $gnd)
 echo 1 > $T/tracing_on
 cy=0
 while [ $cy -lt 8 ]; do
@@ -80,7 +90,7 @@ cat "$SS/lb_attempts" > /tmp/l27.att
 cat "$SS/info" > /tmp/l27.info
 cat "$SS/stats" > /tmp/l27.stats
 echo 0 > /sys/module/sched_shadow/parameters/stats
-c1=$(ss_sum 3 11 19) g1=$(ss_sum 7 15 23)
+c1=$(ss_sum $cnt) g1=$(ss_sum $gnd)
 echo "$old_ss" > /proc/sys/kernel/sched_schedstats
 echo 0 > $T/tracing_on
 echo 0 > $T/events/sched_shadow/lb_verdict/enable
