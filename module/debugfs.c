@@ -28,6 +28,20 @@
 
 static struct dentry *shadow_dir;
 
+/* Fresh CPUs whose last walk found more queued cfs_rqs than `groups` holds. */
+static unsigned int shadow_groups_truncated(void)
+{
+	struct shadow_scalars s;
+	unsigned int n = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (shadow_read_scalars(cpu, &s) && s.valid && s.void_reason == SHADOW_FRESH &&
+		    s.truncated)
+			n++;
+	return n;
+}
+
 static int shadow_info_show(struct seq_file *m, void *v)
 {
 	const char *name, *state;
@@ -44,6 +58,7 @@ static int shadow_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "walk_budget %u\n", READ_ONCE(shadow_walk_budget));
 	seq_printf(m, "exact %d\n", READ_ONCE(shadow_exact) ? 1 : 0);
 	seq_printf(m, "max_groups %u\n", SHADOW_MAX_NODES);
+	seq_printf(m, "groups_truncated %u\n", shadow_groups_truncated());
 	seq_printf(m, "enabled %d\n", static_key_enabled(&shadow_enabled) ? 1 : 0);
 	for (i = 0; i < shadow_nr_hooks(); i++) {
 		state = shadow_hook_state(i, &name);
@@ -209,7 +224,14 @@ static int shadow_groups_show(struct seq_file *m, void *v)
 	for_each_online_cpu(cpu) {
 		u32 i;
 
-		if (!shadow_read_cpu_wait(cpu, snap) || !snap->s.valid)
+		/*
+		 * Only a CPU whose state is fresh (cpus `void` is `fresh`):
+		 * after a failed walk, enable 0, reset or hotplug the last
+		 * walk's rows are older than the CPU, and no row beats a
+		 * silently stale one.  cpus says why.
+		 */
+		if (!shadow_read_cpu_wait(cpu, snap) || !snap->s.valid ||
+		    snap->s.void_reason != SHADOW_FRESH)
 			continue;
 		for (i = 0; i < snap->s.nr_nodes; i++) {
 			const struct shadow_node *n = &snap->nodes[i];

@@ -141,7 +141,7 @@ void shadow_walk_fill(struct shadow_scalars *out, const struct shadow_walk_sums 
 	out->h_load = w->h_load;
 	out->h_nr_running = w->h_tasks - w->delayed;
 	out->nr_nodes = w->nr_nodes;
-	out->truncated = w->nr_nodes == SHADOW_MAX_NODES && w->visited > w->nr_nodes;
+	out->truncated = w->nr_cfs > w->nr_nodes;
 }
 
 enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
@@ -150,7 +150,7 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 	struct shadow_frame *fr = sc->frames;
 	unsigned int budget = READ_ONCE(shadow_walk_budget), visited = 0;
 	struct shadow_walk_sums sums = { 0 };
-	u32 nr_nodes = 0;
+	u32 nr_nodes = 0, nr_cfs = 1;
 	int d = 0;
 
 	if (KS_FLAT_RUNQUEUE)
@@ -197,6 +197,7 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 				return SHADOW_WALK_OVER_BUDGET;
 			}
 			d++;
+			nr_cfs++;
 			shadow_frame_init(sc, &fr[d], f, se->my_q, se, d, &nr_nodes);
 			continue;
 		}
@@ -241,6 +242,7 @@ enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
 	sums.shadow_fresh_fp = fr[0].acc_fresh_fp;
 	sums.h_tasks = fr[0].h_tasks;
 	sums.nr_nodes = nr_nodes;
+	sums.nr_cfs = nr_cfs;
 	sums.visited = visited;
 	shadow_walk_fill(out, &sums);
 	*nvisited = visited;

@@ -40,7 +40,8 @@ struct shadow_walk_sums {
 	u64 h_load;		/* sum of task_h_load() */
 	u32 h_tasks;		/* tasks found, delayed ones included */
 	u32 delayed;
-	u32 nr_nodes;
+	u32 nr_nodes;		/* recorded for `groups` (at most SHADOW_MAX_NODES) */
+	u32 nr_cfs;		/* queued cfs_rqs found, root included */
 	u32 visited;
 };
 

@@ -289,6 +289,7 @@ enum shadow_walk_result shadow_walk_flat(struct shadow_cpu *sc, struct rq *rq,
 	sums.shadow_fresh_fp = fl->ent[0].acc_fresh_fp;
 	sums.h_tasks = fl->ent[0].h_tasks;
 	sums.nr_nodes = nr_nodes;
+	sums.nr_cfs = n;
 	sums.visited = visited;
 	shadow_walk_fill(out, &sums);
 out:
