@@ -306,6 +306,22 @@ int main(void)
 	rc = run("--debugfs", dir, "groups", NULL);
 	tap_ok(rc == 1 && strstr(err, "empty"), "empty groups file");
 
+	/* groups says which CPUs have no rows, and which were cut */
+	snprintf(dir, sizeof(dir), "%s/gnotes", tmpdir);
+	mkdir(dir, 0700);
+	write_file(dir, "info", "# sched_shadow info v1\nkey value\nmax_groups 64\ngroups_truncated 1\n");
+	write_file(dir, "cpus", "# sched_shadow cpus v1\ncpu online void\n0 1 fresh\n1 1 walk_failed\n"
+		   "2 0 hotplug\n");
+	write_file(dir, "groups", "# sched_shadow groups v1\ncpu cgid depth path\n0 1 0 /\n");
+	rc = run("--debugfs", dir, "groups", NULL);
+	tap_ok(rc == 0 && strstr(out, "# cpu 1: no rows, its state is void (walk_failed, see cpus)") &&
+	       !strstr(out, "# cpu 0:") && !strstr(out, "# cpu 2:") &&
+	       strstr(out, "# 1 CPU(s) have more queued cfs_rqs than groups holds: their rows are the first 64"),
+	       "groups text: a fresh-less online CPU and a cut are said, offline CPUs are not");
+	rc = run("--debugfs", FIX "/good", "groups", NULL);
+	tap_ok(rc == 0 && !strstr(out, "no rows, its state") && !strstr(out, "more queued cfs_rqs"),
+	       "groups text: nothing said when every CPU is fresh and nothing cut");
+
 	/* reset writes 1 */
 	write_file(dir, "reset", "");
 	rc = run("--debugfs", dir, "reset", NULL);

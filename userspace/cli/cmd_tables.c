@@ -408,6 +408,45 @@ static int lb_unavailable(const char *name, enum cli_format fmt)
 	return CLI_EXIT_OK;
 }
 
+/*
+ * After the `groups` text table: the CPUs that have no rows because their
+ * state is not fresh (cpus `void`), and the CPUs whose rows were cut at
+ * max_groups (info `groups_truncated`): a table that silently lacks rows
+ * would read as "nothing queued there".  Best effort: unreadable cpus or
+ * info files add nothing (the table itself was read).
+ */
+static void groups_notes(FILE *out)
+{
+	struct dbgfs_table cpus, info;
+	struct dbgfs_error err;
+	const char *tr;
+
+	if (!dbgfs_load(cli.debugfs, "cpus", &cpus, &err)) {
+		int ccpu = dbgfs_col(&cpus, "cpu"), con = dbgfs_col(&cpus, "online");
+		int cvoid = dbgfs_col(&cpus, "void"), r;
+
+		for (r = 0; ccpu >= 0 && con >= 0 && cvoid >= 0 && r < cpus.nrows; r++) {
+			const char *v = dbgfs_cell(&cpus, r, cvoid);
+
+			if (strcmp(dbgfs_cell(&cpus, r, con), "1") || !strcmp(v, "fresh"))
+				continue;
+			fprintf(out, "# cpu %s: no rows, its state is void (%s, see cpus)\n",
+				dbgfs_cell(&cpus, r, ccpu), v);
+		}
+		dbgfs_free(&cpus);
+	}
+	if (!dbgfs_load(cli.debugfs, "info", &info, &err)) {
+		tr = dbgfs_info_get(&info, "groups_truncated");
+		if (tr && strcmp(tr, "0")) {
+			const char *mg = dbgfs_info_get(&info, "max_groups");
+
+			fprintf(out, "# %s CPU(s) have more queued cfs_rqs than groups holds: "
+				"their rows are the first %s in walk order\n", tr, mg ? mg : "max_groups");
+		}
+		dbgfs_free(&info);
+	}
+}
+
 static int run_table_cmd(const struct table_cmd *tc, int argc, char **argv)
 {
 	static const struct option opts[] = { CLI_COMMON_LONGOPTS, { 0 } };
@@ -464,6 +503,8 @@ static int run_table_cmd(const struct table_cmd *tc, int argc, char **argv)
 		if (t.nrows == 0)
 			printf("# %s: no rows\n", tc->name);
 		emit_table_text(stdout, &t);
+		if (!strcmp(tc->name, "groups"))
+			groups_notes(stdout);
 		rc = CLI_EXIT_OK;
 	}
 	dbgfs_free(&t);
