@@ -70,6 +70,8 @@ SAFE = {
     r"__bitmap_\w+|_find_\w+_bit\w*|find_next_bit|_find_next_bit|cpumask_next\w*": "bit ops",
     r"__x86_indirect_thunk_array": "retpoline array",
     r"__put_task_struct": "never reached: task_pid_nr() takes no reference",
+    r"scnprintf|snprintf|vsnprintf|vscnprintf": "formats into the caller's buffer: no lock, no allocation (lib/vsprintf.c; the audit's lb_verdict state string, plain %d/%u/%s only)",
+    r"static_key_count": "atomic_read() of a static key's enable count (static_key_enabled())",
 }
 
 def sh(cmd):
