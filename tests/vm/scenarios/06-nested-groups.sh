@@ -40,8 +40,11 @@ check_groups() {
 		if (!(pk in SH)) { print "BAD cpu" cpu " " p ": parent " par " not listed before it"; bad++; next }
 		if (D[pk] != d - 1) { print "BAD cpu" cpu " " p ": depth " d " under parent depth " D[pk]; bad++ }
 		if (sw == "-" || cw == "-") { print "BAD cpu" cpu " " p ": se_weight/cfs_weight missing"; bad++; next }
-		c = (cw > 0) ? sh * sw / cw : sw; if (c > sw) c = sw
-		ca = (cw > 0) ? la * sw / cw : sw; if (ca > sw) ca = sw
+		# a cfs_rq without weight contributes nothing (docs/debugfs.md): on
+		# 6.12+ a group entity whose dequeue is delayed stays queued with
+		# an empty cfs_rq (cfs_weight 0, h_tasks 0)
+		c = (cw > 0) ? sh * sw / cw : 0; if (c > sw) c = sw
+		ca = (cw > 0) ? la * sw / cw : 0; if (ca > sw) ca = sw
 		CS[pk] += c; CA[pk] += ca; CH[pk] += ht
 	}
 	END {
