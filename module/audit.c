@@ -52,6 +52,7 @@
 #include "trace.h"
 #include "core/audit_core.h"
 #include "core/parse.h"
+#include "dbgfs_input.h"
 
 static_assert((int)AUDIT_NR_IDLE_TYPES == (int)CPU_MAX_IDLE_TYPES, "enum cpu_idle_type changed");
 static_assert(AUDIT_R_VOID_UNREADABLE - AUDIT_R_VOID_NEVER ==

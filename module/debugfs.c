@@ -21,10 +21,12 @@
 #include "kstruct.h"
 #include "shadow.h"
 #include "core/parse.h"
+#include "dbgfs_input.h"
 #include "audit.h"
 #include "stats.h"
 #include "cgpath.h"
 #include "walk.h"
+#include "trace_feed.h"
 
 static struct dentry *shadow_dir;
 
@@ -64,6 +66,7 @@ static int shadow_info_show(struct seq_file *m, void *v)
 		state = shadow_hook_state(i, &name);
 		seq_printf(m, "hook.%s %s\n", name, state);
 	}
+	shadow_trace_feed_info(m);
 	seq_printf(m, "feature.shadow %s\n",
 		   READ_ONCE(shadow_layout_bad) ? "inactive:layout-not-understood" : "active");
 	seq_puts(m, "feature.trace_events active\n");
@@ -257,27 +260,6 @@ static int shadow_groups_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(shadow_groups);
-
-/**
- * shadow_debugfs_write_uint() - parse a number written to a debugfs file
- * @ubuf:  the user buffer
- * @count: its length
- * @max:   the largest accepted value
- * @val:   out: the value
- *
- * Accepts what shadow_parse_uint() documents; anything else is -EINVAL.
- * Return: 0 or a negative errno.
- */
-int shadow_debugfs_write_uint(const char __user *ubuf, size_t count, u64 max, u64 *val)
-{
-	char buf[24];
-
-	if (!count || count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	return shadow_parse_uint(buf, count, max, val) ? 0 : -EINVAL;
-}
 
 static ssize_t shadow_reset_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)

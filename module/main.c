@@ -24,6 +24,7 @@
 #include "audit.h"
 #include "stats.h"
 #include "cgpath.h"
+#include "trace_feed.h"
 
 #define SHADOW_BUDGET_MIN	16
 #define SHADOW_BUDGET_MAX	65536
@@ -55,12 +56,14 @@ MODULE_PARM_DESC(missing_tp, "testing: behave as if this tracepoint did not exis
 
 unsigned int shadow_checks_passed;
 
-/* missing_tp names one of the hooks shadow.c registers, nothing else. */
+/* missing_tp names a tracepoint shadow.c or trace_feed.c attaches to, nothing else. */
 static bool shadow_known_hook(const char *s)
 {
 	const char *name;
 	int i;
 
+	if (shadow_trace_feed_knows(s))
+		return true;
 	for (i = 0; i < shadow_nr_hooks(); i++) {
 		shadow_hook_state(i, &name);
 		if (!strcmp(s, name))
@@ -228,11 +231,16 @@ static int __init shadow_init(void)
 	err = shadow_probes_register();
 	if (err)
 		goto out_stop_cgpath;
+	err = shadow_trace_feed_start();	/* after shadow.c's probes: see trace_feed.c */
+	if (err)
+		goto out_unregister;
 	if (enable)
 		shadow_refresh_all();	/* every online CPU publishes before the first read */
 	pr_info("loaded: %u checks passed, BTF of %s\n", shadow_checks_passed, KS_BTF_RELEASE);
 	return 0;
 
+out_unregister:
+	shadow_probes_unregister();
 out_stop_cgpath:
 	shadow_cgpath_stop();
 	shadow_debugfs_exit();
@@ -247,6 +255,7 @@ out_free_state:
 
 static void __exit shadow_exit(void)
 {
+	shadow_trace_feed_stop();
 	shadow_probes_unregister();
 	shadow_cgpath_stop();
 	shadow_debugfs_exit();

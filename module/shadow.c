@@ -2,7 +2,8 @@
 /*
  * The hot path's driver: the tracepoint probes, when to walk, and the
  * per-CPU publication the audit and debugfs read.  The walk itself is in
- * walk.c, the trace events' formatting in trace_feed.c.
+ * walk.c (walk_flat.c on the 7.3+ single run queue); the trace events
+ * have their own probes (trace_feed.c).
  *
  * When to walk (../shared/DESIGN.md, "Facts measured"): pelt_cfs_tp can fire
  * in the middle of an enqueue, before the entity is in the rbtree and
@@ -27,7 +28,6 @@
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
-#include <linux/mutex.h>
 #include <linux/cpuhotplug.h>
 #include <linux/sched/prio.h>
 #include <linux/sched/rt.h>
@@ -40,8 +40,8 @@
 
 #include "trace.h"
 #include "walk.h"
+#include "walk_flat.h"
 #include "waiters.h"
-#include "trace_feed.h"
 
 struct shadow_cpu **shadow_cpus;
 const char *shadow_missing_tp;		/* main.c: missing_tp */
@@ -109,7 +109,9 @@ static bool shadow_walk_publish(struct shadow_cpu *sc, struct rq *rq, bool from_
 	bool restart;
 
 	sc->work = wd->nodes;	/* the walk writes the unpublished copy in place */
-	res = shadow_walk(sc, rq, &s, &visited);
+	/* the layout BTF shows (7.3+ single run queue or one tree per cfs_rq) */
+	res = KS_FLAT_RUNQUEUE ? shadow_walk_flat(sc, rq, &s, &visited) :
+				 shadow_walk_tree(sc, rq, &s, &visited);
 	shadow_stat_walk(visited);	/* stats: entities per walk (static key) */
 	sc->dirty = 0;
 
@@ -220,8 +222,6 @@ static void shadow_probe_pelt_cfs(void *data, struct cfs_rq *cfs)
 		return;
 	t0 = shadow_stat_begin(SS_PELT_CFS);
 	rq = ks_cfs_rq_rq(cfs);
-	if (trace_sched_load_cfs_rq_enabled())
-		shadow_trace_cfs_rq(cfs, rq);
 	if (cfs == ks_rq_cfs(rq)) {
 		/*
 		 * A root PELT update only changes values, not who is queued:
@@ -245,18 +245,6 @@ static void shadow_probe_pelt_cfs(void *data, struct cfs_rq *cfs)
 	}
 out:
 	shadow_stat_end(SS_PELT_CFS, t0);
-}
-
-static void shadow_probe_pelt_se(void *data, struct sched_entity *se)
-{
-	u64 t0;
-
-	if (!static_branch_likely(&shadow_enabled))
-		return;
-	t0 = shadow_stat_begin(SS_PELT_SE);
-	if (trace_sched_load_se_enabled())
-		shadow_trace_se(se);
-	shadow_stat_end(SS_PELT_SE, t0);
 }
 
 /*
@@ -316,7 +304,6 @@ struct shadow_hook {
 	void (*unreg)(void);
 	int err;		/* 0 active, >0 never tried, <0 register error */
 	bool optional;		/* a failure leaves it inactive instead of failing the load */
-	bool on_demand;		/* attached only while its trace event is on (pelt_se_tp) */
 };
 
 static int shadow_reg_nr_running(void)
@@ -339,16 +326,6 @@ static void shadow_unreg_pelt_cfs(void)
 	unregister_trace_pelt_cfs_tp(shadow_probe_pelt_cfs, NULL);
 }
 
-static int shadow_reg_pelt_se(void)
-{
-	return register_trace_pelt_se_tp(shadow_probe_pelt_se, NULL);
-}
-
-static void shadow_unreg_pelt_se(void)
-{
-	unregister_trace_pelt_se_tp(shadow_probe_pelt_se, NULL);
-}
-
 static int shadow_reg_switch(void)
 {
 	for_each_kernel_tracepoint(shadow_find_tp, NULL);
@@ -364,87 +341,21 @@ static void shadow_unreg_switch(void)
 
 static struct shadow_hook shadow_hooks[] = {
 	{ "pelt_cfs_tp", shadow_reg_pelt_cfs, shadow_unreg_pelt_cfs, 1 },
-	{ "pelt_se_tp", shadow_reg_pelt_se, shadow_unreg_pelt_se, 1, false, true },
 	{ "sched_update_nr_running_tp", shadow_reg_nr_running, shadow_unreg_nr_running, 1 },
 	{ "sched_switch", shadow_reg_switch, shadow_unreg_switch, 1, true },
 };
-
-#define SHADOW_HOOK_PELT_SE	1
-
-/*
- * perf (issue 6): pelt_se_tp on demand.  The sched_load_se event's
- * reg/unreg callbacks (trace.h) run with the tracepoint core's mutex held,
- * so they cannot attach a probe themselves: they record what is wanted and
- * queue shadow_se_work, which attaches or detaches pelt_se_tp under
- * shadow_se_lock.  `ready` is true between registration and exit only;
- * exit clears it before it unregisters the other hooks (which takes the
- * tracepoint mutex, so a callback that saw `ready` has queued its work by
- * then) and then cancels the work.
- */
-static bool shadow_se_want;	/* sched_load_se has a consumer */
-static bool shadow_se_ready;
-static bool shadow_se_attached;
-static DEFINE_MUTEX(shadow_se_lock);
-
-/* Attach or detach pelt_se_tp as sched_load_se wants (shadow_se_lock held). */
-static void shadow_se_sync(void)
-{
-	struct shadow_hook *h = &shadow_hooks[SHADOW_HOOK_PELT_SE];
-	bool want = READ_ONCE(shadow_se_want);
-	int err;
-
-	if (!shadow_se_ready || h->err)
-		return;
-	if (want && !shadow_se_attached) {
-		err = h->reg();
-		if (err)
-			pr_warn("cannot attach to tracepoint %s (%d): sched_load_se stays empty\n",
-				h->name, err);
-		else
-			shadow_se_attached = true;
-	} else if (!want && shadow_se_attached) {
-		h->unreg();
-		shadow_se_attached = false;
-	}
-}
-
-static void shadow_se_work_fn(struct work_struct *work)
-{
-	mutex_lock(&shadow_se_lock);
-	shadow_se_sync();
-	mutex_unlock(&shadow_se_lock);
-}
-static DECLARE_WORK(shadow_se_work, shadow_se_work_fn);
-
-int shadow_se_event_reg(void)
-{
-	WRITE_ONCE(shadow_se_want, true);
-	if (READ_ONCE(shadow_se_ready))
-		schedule_work(&shadow_se_work);
-	return 0;
-}
-
-void shadow_se_event_unreg(void)
-{
-	WRITE_ONCE(shadow_se_want, false);
-	if (READ_ONCE(shadow_se_ready))
-		schedule_work(&shadow_se_work);
-}
 
 int shadow_nr_hooks(void)
 {
 	return ARRAY_SIZE(shadow_hooks);
 }
 
-/* For `info`: "active", "standby:<why>" (on demand, not needed now) or "inactive:<reason>". */
+/* For `info`: "active" or "inactive:<reason>" (the trace feed's hooks: trace_feed.c). */
 const char *shadow_hook_state(int i, const char **name)
 {
 	*name = shadow_hooks[i].name;
-	if (!shadow_hooks[i].err) {
-		if (shadow_hooks[i].on_demand && !READ_ONCE(shadow_se_attached))
-			return "standby:sched_load_se-off";
+	if (!shadow_hooks[i].err)
 		return "active";
-	}
 	return shadow_hooks[i].err > 0 ? "inactive:not-registered" : "inactive:register-failed";
 }
 
@@ -463,8 +374,6 @@ int shadow_probes_register(void)
 		/* missing_tp= simulates a kernel without this tracepoint (tests) */
 		if (shadow_missing_tp && !strcmp(shadow_missing_tp, shadow_hooks[i].name))
 			err = -ENOENT;
-		else if (shadow_hooks[i].on_demand)
-			err = 0;	/* attached by shadow_se_sync() when wanted */
 		else
 			err = shadow_hooks[i].reg();
 		shadow_hooks[i].err = err;
@@ -478,15 +387,11 @@ int shadow_probes_register(void)
 			goto out_unregister;
 		}
 	}
-	mutex_lock(&shadow_se_lock);
-	shadow_se_ready = true;
-	shadow_se_sync();	/* sched_load_se may have been enabled already */
-	mutex_unlock(&shadow_se_lock);
 	return 0;
 
 out_unregister:
 	while (--i >= 0) {
-		if (!shadow_hooks[i].err && !shadow_hooks[i].on_demand)
+		if (!shadow_hooks[i].err)
 			shadow_hooks[i].unreg();
 		shadow_hooks[i].err = 1;
 	}
@@ -499,22 +404,12 @@ void shadow_probes_unregister(void)
 {
 	int i;
 
-	mutex_lock(&shadow_se_lock);
-	WRITE_ONCE(shadow_se_ready, false);
-	if (shadow_se_attached) {
-		shadow_hooks[SHADOW_HOOK_PELT_SE].unreg();
-		shadow_se_attached = false;
-	}
-	mutex_unlock(&shadow_se_lock);
 	for (i = ARRAY_SIZE(shadow_hooks) - 1; i >= 0; i--) {
 		if (!shadow_hooks[i].err) {
-			if (!shadow_hooks[i].on_demand)
-				shadow_hooks[i].unreg();
+			shadow_hooks[i].unreg();
 			shadow_hooks[i].err = 1;
 		}
 	}
-	/* a reg/unreg callback that saw `ready` finished before the unreg above took the tracepoint mutex */
-	cancel_work_sync(&shadow_se_work);
 	tracepoint_synchronize_unregister();
 	shadow_walk_exit();	/* walk.c: a pending layout warning */
 }

@@ -194,7 +194,6 @@ void shadow_refresh_all(void);
 const char *shadow_void_name(unsigned int reason);
 
 int shadow_debugfs_init(void);
-int shadow_debugfs_write_uint(const char __user *ubuf, size_t count, u64 max, u64 *val);
 void shadow_debugfs_exit(void);
 
 extern unsigned int shadow_checks_passed;

@@ -28,6 +28,7 @@ DEFINE_STATIC_KEY_FALSE(shadow_stats_on);
 static const char * const shadow_stat_names[SS_NR_HOOKS] = {
 	[SS_PELT_CFS] = "pelt_cfs_tp",
 	[SS_PELT_SE] = "pelt_se_tp",
+	[SS_TRACE_CFS] = "pelt_cfs_tp.trace",
 	[SS_NR_RUNNING] = "sched_update_nr_running_tp",
 	[SS_SWITCH] = "sched_switch",
 	[SS_LB_ENTRY] = "lb_entry",

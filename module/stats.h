@@ -19,6 +19,7 @@
 enum shadow_stat_hook {
 	SS_PELT_CFS,
 	SS_PELT_SE,
+	SS_TRACE_CFS,		/* trace_feed.c's pelt_cfs_tp probe (sched_load_cfs_rq on) */
 	SS_NR_RUNNING,
 	SS_SWITCH,
 	SS_LB_ENTRY,

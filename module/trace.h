@@ -27,8 +27,12 @@
 /* the path field's size: SHADOW_PATH_LEN (shadow.h), spelled out for the format */
 #define SHADOW_TRACE_PATH_LEN 128
 
-/* reg/unreg of the events' consumers (trace_feed.c) */
+/*
+ * The events' first consumer comes and last one goes (trace_feed.c): the
+ * feed attaches its probe on pelt_cfs_tp / pelt_se_tp only in between.
+ */
 int shadow_trace_cfs_rq_reg(void);
+void shadow_trace_cfs_rq_unreg(void);
 int shadow_trace_se_reg(void);
 void shadow_trace_se_unreg(void);
 
@@ -66,19 +70,14 @@ TRACE_EVENT_FN(sched_load_cfs_rq,
 		  __entry->cpu, __entry->path, (unsigned long long)__entry->cgid, __entry->load,
 		  __entry->rbl_load, __entry->util, __entry->shadow, __entry->shadow_avg),
 
-	shadow_trace_cfs_rq_reg, NULL
+	shadow_trace_cfs_rq_reg, shadow_trace_cfs_rq_unreg
 );
 
 /*
  * perf (issue 6): pelt_se_tp fires for every entity's PELT update and feeds
  * nothing but this event, so the module attaches to it only while this
- * event has a consumer (ftrace, perf, a BPF program): the tracepoint core
- * calls shadow_trace_se_reg/unreg when the event's first probe comes and
- * its last one goes, and they call these (shadow.c).
+ * event has a consumer (see shadow_trace_se_reg/unreg above).
  */
-int shadow_se_event_reg(void);
-void shadow_se_event_unreg(void);
-
 TRACE_EVENT_FN(sched_load_se,
 
 	TP_PROTO(int cpu, const char *path, u64 cgid, const char *comm, int pid,

@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The trace events' feed (trace_feed.c), called by the probes in shadow.c. */
+/*
+ * The trace events' feed (trace_feed.c): its own probes on pelt_cfs_tp and
+ * pelt_se_tp, attached while sched_load_cfs_rq / sched_load_se have a
+ * consumer.  main.c starts it after shadow_probes_register() and stops it
+ * first at exit; debugfs.c prints its hooks in `info`.
+ */
 #ifndef SHADOW_TRACE_FEED_H
 #define SHADOW_TRACE_FEED_H
 
-struct cfs_rq;
-struct rq;
-struct sched_entity;
+#include <linux/types.h>
 
-/* sched_load_cfs_rq for @cfs of @rq (rq lock held); only when the event is enabled */
-void shadow_trace_cfs_rq(struct cfs_rq *cfs, struct rq *rq);
-/* sched_load_se for @se; only when the event is enabled */
-void shadow_trace_se(struct sched_entity *se);
+struct seq_file;
+
+int shadow_trace_feed_start(void);
+void shadow_trace_feed_stop(void);
+bool shadow_trace_feed_knows(const char *tp);
+void shadow_trace_feed_info(struct seq_file *m);
 
 #endif

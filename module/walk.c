@@ -7,7 +7,8 @@
  * (the same sum with every queued task's load_avg projected to its cfs_rq's
  * PELT clock, core/pelt_math.h), the sum of task_h_load(), the weights and
  * the tasks with work to give.  shadow.c decides when to walk and publishes
- * the result.  On the 7.3+ single run queue walk_flat.c does the same.
+ * the result.  On the 7.3+ single run queue walk_flat.c does the same
+ * (shadow.c picks one by the layout BTF shows).
  *
  * Hot-path rules: no allocation, no sleeping, no lock other than the rq
  * lock the caller holds, work bounded by shadow_walk_budget entities and
@@ -144,17 +145,14 @@ void shadow_walk_fill(struct shadow_scalars *out, const struct shadow_walk_sums 
 	out->truncated = w->nr_cfs > w->nr_nodes;
 }
 
-enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
-				    struct shadow_scalars *out, unsigned int *nvisited)
+enum shadow_walk_result shadow_walk_tree(struct shadow_cpu *sc, struct rq *rq,
+					 struct shadow_scalars *out, unsigned int *nvisited)
 {
 	struct shadow_frame *fr = sc->frames;
 	unsigned int budget = READ_ONCE(shadow_walk_budget), visited = 0;
 	struct shadow_walk_sums sums = { 0 };
 	u32 nr_nodes = 0, nr_cfs = 1;
 	int d = 0;
-
-	if (KS_FLAT_RUNQUEUE)
-		return shadow_walk_flat(sc, rq, out, nvisited);
 
 	shadow_frame_init(sc, &fr[0], NULL, ks_rq_cfs(rq), NULL, 0, &nr_nodes);
 	for (;;) {

@@ -52,27 +52,19 @@ enum shadow_walk_result {
 };
 
 /**
- * shadow_walk() - walk @rq's queued entities and compute the shadow
+ * shadow_walk_tree() - walk @rq's queued entities and compute the shadow
  * @sc:       @rq's per-CPU state (work area and frames)
  * @rq:       the run queue, its lock held by the caller
  * @out:      root values of the walk (filled on SHADOW_WALK_OK)
  * @nvisited: entities visited
  *
- * Fills sc->work[0..out->nr_nodes) on success.  Bounded by
- * shadow_walk_budget entities and SHADOW_MAX_DEPTH levels.
+ * The hierarchical layout (every kernel before 7.3): each cfs_rq's tree
+ * holds its queued entities.  Fills sc->work[0..out->nr_nodes) on success.
+ * Bounded by shadow_walk_budget entities and SHADOW_MAX_DEPTH levels.
+ * walk_flat.h has the same walk for the single run queue.
  */
-enum shadow_walk_result shadow_walk(struct shadow_cpu *sc, struct rq *rq,
-				    struct shadow_scalars *out, unsigned int *nvisited);
-
-/*
- * shadow_walk_flat() - the same walk on the 7.3+ single run queue
- * (walk_flat.c): same arguments, same result, same nodes.
- */
-enum shadow_walk_result shadow_walk_flat(struct shadow_cpu *sc, struct rq *rq,
+enum shadow_walk_result shadow_walk_tree(struct shadow_cpu *sc, struct rq *rq,
 					 struct shadow_scalars *out, unsigned int *nvisited);
-
-struct shadow_flat *shadow_flat_alloc(int node);
-void shadow_flat_free(struct shadow_flat *fl);
 
 /* "hierarchical" or "flat": the run-queue layout the walk was built for (BTF). */
 static inline const char *shadow_walk_layout(void)

@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 
 #include "walk.h"
+#include "walk_flat.h"
 
 #define SHADOW_FLAT_MAX_CFS	128	/* distinct queued cfs_rqs one walk can hold */
 #define SHADOW_FLAT_HASH_BITS	8	/* 256 slots: at most half full */
@@ -146,7 +147,7 @@ static u16 shadow_flat_add(struct shadow_cpu *sc, struct shadow_flat *fl, u32 *n
  * @out:      root values of the walk (filled on SHADOW_WALK_OK)
  * @nvisited: tasks visited plus levels added to the table
  *
- * Return: as shadow_walk().
+ * Return: as shadow_walk_tree().
  */
 enum shadow_walk_result shadow_walk_flat(struct shadow_cpu *sc, struct rq *rq,
 					 struct shadow_scalars *out, unsigned int *nvisited)

@@ -5,7 +5,7 @@
 set -eu
 pkgs="gcc make libc6-dev libbpf-dev libelf-dev zlib1g-dev pkg-config clang llvm bpftool
       qemu-system-x86 busybox-static cpio xz-utils zstd kmod gnuplot-nox bc python3
-      binutils dkms linux-headers-amd64 man-db groff-base
+      binutils dkms linux-headers-amd64 man-db groff-base debootstrap
       protobuf-c-compiler libprotobuf-c-dev protobuf-compiler"
 missing=
 for p in $pkgs; do
