@@ -80,6 +80,7 @@ def parse_sched_debug(lines):
     cpus = {}
     cpu = None
     sect = None
+    after_pid = []
     for line in lines:
         m = re.match(r"^cpu#(\d+)", line)
         if m:
@@ -100,15 +101,23 @@ def parse_sched_debug(lines):
             sect = "tasks"
             continue
         if sect == "tasks":
-            if len(line) < 3 or line.startswith(" S ") or line.startswith("---"):
+            if line.startswith(" S ") and "PID" in line.split() and "task" in line.split():
+                # the columns after PID, by name: 6.1 "tree-key switches
+                # prio ...", 6.12+ (EEVDF) "vruntime eligible deadline slice
+                # sum-exec switches prio ..."
+                hdr = line.split()
+                after_pid = hdr[hdr.index("PID") + 1:] if "PID" in hdr else []
+                continue
+            if len(line) < 3 or line.startswith("---"):
                 continue
             state = line[1]
             toks = line[2:].split()
             pid = prio = None
-            for i in range(1, len(toks) - 3):
+            pcol = after_pid.index("prio") if "prio" in after_pid else 2
+            for i in range(1, len(toks) - pcol - 1):
                 if re.match(r"^\d+$", toks[i]) and re.match(r"^-?\d+\.\d+$", toks[i + 1]):
                     pid = int(toks[i])
-                    prio = int(toks[i + 3])	# PID tree-key switches prio
+                    prio = int(toks[i + 1 + pcol])
                     break
             if pid is None:
                 continue
