@@ -104,7 +104,7 @@ def parse_sched_debug(lines):
             if line.startswith(" S ") and "PID" in line.split() and "task" in line.split():
                 # the columns after PID, by name: 6.1 "tree-key switches
                 # prio ...", 6.12+ (EEVDF) "vruntime eligible deadline slice
-                # sum-exec switches prio ..."
+                # sum-exec switches prio ...", 7.3 "weight vruntime ..."
                 hdr = line.split()
                 after_pid = hdr[hdr.index("PID") + 1:] if "PID" in hdr else []
                 continue
@@ -113,12 +113,19 @@ def parse_sched_debug(lines):
             state = line[1]
             toks = line[2:].split()
             pid = prio = None
-            pcol = after_pid.index("prio") if "prio" in after_pid else 2
-            for i in range(1, len(toks) - pcol - 1):
-                if re.match(r"^\d+$", toks[i]) and re.match(r"^-?\d+\.\d+$", toks[i + 1]):
+            if "prio" in after_pid and "group-path" in after_pid:
+                # the comm may hold spaces, every column after PID is one
+                # token: count from the right (7.3 adds `weight` after PID)
+                i = len(toks) - len(after_pid) - 1
+                if i >= 1 and re.match(r"^\d+$", toks[i]):
                     pid = int(toks[i])
-                    prio = int(toks[i + 1 + pcol])
-                    break
+                    prio = int(toks[i + 1 + after_pid.index("prio")])
+            else:
+                for i in range(1, len(toks) - 3):
+                    if re.match(r"^\d+$", toks[i]) and re.match(r"^-?\d+\.\d+$", toks[i + 1]):
+                        pid = int(toks[i])
+                        prio = int(toks[i + 3])	# 5.10/6.1: PID tree-key switches prio
+                        break
             if pid is None:
                 continue
             cpus[cpu]["tasks"].append({"state": state, "pid": pid, "cur": line[0] == ">",
