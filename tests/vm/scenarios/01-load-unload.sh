@@ -19,9 +19,14 @@ if [ -r "$SS/info" ]; then
 		v=$(awk -v k="$h" '$1 == k { print $2 }' "$SS/info")
 		if [ "$v" = active ]; then ok "load: info $h active"; else not_ok "load: info $h active" "got '$v'"; fi
 	done
-	# perf (issue 6): pelt_se_tp only feeds sched_load_se: attached while that event is on
+	# the trace feed's probes (trace_feed.c) are attached only while their event is on
 	v=$(awk '$1 == "hook.pelt_se_tp" { print $2 }' "$SS/info")
-	if [ "$v" = standby:sched_load_se-off ]; then ok "load: info hook.pelt_se_tp standby while sched_load_se is off"; else not_ok "load: info hook.pelt_se_tp standby while sched_load_se is off" "got '$v'"; fi
+	w=$(awk '$1 == "hook.pelt_cfs_tp.trace" { print $2 }' "$SS/info")
+	if [ "$v" = standby:sched_load_se-off ] && [ "$w" = standby:sched_load_cfs_rq-off ]; then
+		ok "load: info hook.pelt_se_tp and hook.pelt_cfs_tp.trace standby while the events are off"
+	else
+		not_ok "load: info hook.pelt_se_tp and hook.pelt_cfs_tp.trace standby while the events are off" "got '$v' '$w'"
+	fi
 	diag "info:"
 	cat "$SS/info" | diag
 else

@@ -54,9 +54,10 @@ sleep 1
 ref1=$(awk '$1 == "trace.path_cache.refreshes" { print $2 }' "$SS/info")
 echo 0 > $T/tracing_on
 hse=$(awk '$1 == "hook.pelt_se_tp" { print $2 }' "$SS/info")
+hcf=$(awk '$1 == "hook.pelt_cfs_tp.trace" { print $2 }' "$SS/info")
 bg_stop
-[ "$hse" = active ] && ok "trace events: pelt_se_tp attached while sched_load_se is on" ||
-	not_ok "trace events: pelt_se_tp attached while sched_load_se is on" "hook.pelt_se_tp $hse"
+[ "$hse" = active ] && [ "$hcf" = active ] && ok "trace events: the feed's pelt_se_tp and pelt_cfs_tp probes attached while the events are on" ||
+	not_ok "trace events: the feed's pelt_se_tp and pelt_cfs_tp probes attached while the events are on" "hook.pelt_se_tp $hse hook.pelt_cfs_tp.trace $hcf"
 grep -E 'sched_load_(cfs_rq|se):' $T/trace > /tmp/t9.trace
 ncfs=$(grep -c 'sched_load_cfs_rq:' /tmp/t9.trace)
 nse=$(grep -c 'sched_load_se:' /tmp/t9.trace)
@@ -145,7 +146,9 @@ bg_stop
 after=$(grep -c 'sched_load_' $T/trace)
 [ "$after" -eq 0 ] && ok "trace events: no records once disabled" || not_ok "trace events: no records once disabled" "$after records"
 hse=$(awk '$1 == "hook.pelt_se_tp" { print $2 }' "$SS/info")
-[ "$hse" = standby:sched_load_se-off ] && ok "trace events: pelt_se_tp detached again once sched_load_se is off" ||
-	not_ok "trace events: pelt_se_tp detached again once sched_load_se is off" "hook.pelt_se_tp $hse"
+hcf=$(awk '$1 == "hook.pelt_cfs_tp.trace" { print $2 }' "$SS/info")
+[ "$hse" = standby:sched_load_se-off ] && [ "$hcf" = standby:sched_load_cfs_rq-off ] &&
+	ok "trace events: the feed's probes detached again once the events are off" ||
+	not_ok "trace events: the feed's probes detached again once the events are off" "hook.pelt_se_tp $hse hook.pelt_cfs_tp.trace $hcf"
 cg_rm /tr
 dmesg_clean "$mark9" "trace events: no kernel warning while they ran (sleeping function, lockdep, BUG)"
