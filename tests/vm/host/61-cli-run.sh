@@ -78,6 +78,37 @@ chk("BPF p50 in (0, 1 s), percentiles ordered",
 chk("schedstat deltas present (Debian 6.1: CONFIG_SCHEDSTATS=y)",
     lambda: r["schedstat"]["available"] and r["schedstat"]["version"] >= 15
     and len(r["schedstat"]["domains"]) >= 3)
+# The run's cross-check, made a check: the module's balancing attempts and
+# the tasks they moved against the kernel's own /proc/schedstat deltas over
+# the same window (the CLI takes both copies back to back at each end).
+# lb_count counts every attempt, including those should_we_balance() stops
+# before any search (the module's lb_attempts_skipped); lb_gained is the
+# tasks moved, per idle type.
+def cross():
+    att = [x for x in r["lb"]["attempts"]["rows"] if x["domain"] != "all"]
+    skipped = int(r["module"]["info"]["lb_attempts_skipped"])
+    dom = r["schedstat"]["domains"]
+    a = sum(x["attempts"] for x in att) + skipped
+    c = sum(d["lb_count"] for d in dom)
+    bad = []
+    if c <= 0 or abs(a - c) > max(30, 0.05 * c):
+        bad.append("attempts %d (+%d skipped) vs lb_count %d" % (a - skipped, skipped, c))
+    for idle in ("idle", "busy", "newidle"):
+        m = sum(x["moved"] for x in att if x["idle"] == idle)
+        g = sum(d["lb_gained"] for d in dom if d["idle"] == idle)
+        if abs(m - g) > max(3, 0.1 * g):
+            bad.append("%s moved %d vs lb_gained %d" % (idle, m, g))
+    print("# %s: module attempts %d + skipped %d = %d vs schedstat lb_count %d; moved %s vs lb_gained %s" % (
+        name, a - skipped, skipped, a, c,
+        "/".join(str(sum(x["moved"] for x in att if x["idle"] == i)) for i in ("idle", "busy", "newidle")),
+        "/".join(str(sum(d["lb_gained"] for d in dom if d["idle"] == i)) for i in ("idle", "busy", "newidle"))))
+    if bad:
+        print("# " + "; ".join(bad))
+    return not bad
+if r["lb"]["available"] and r["schedstat"]["available"]:
+    chk("module attempts (+ skipped) = schedstat lb_count (5 %, 30) and moved = lb_gained per idle type (10 %, 3) over the run", cross)
+else:
+    chk("module attempts vs schedstat: both available", lambda: False)
 L = b["latency_us"]
 print("# %s: bench p50/p90/p99/p99.9/max us %s/%s/%s/%s/%s, rps %.0f, wakeups %d" % (
     name, L["p50"], L["p90"], L["p99"], L["p99_9"], L["max"], b["rps"], b["wakeups"]))
