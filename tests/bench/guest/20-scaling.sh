@@ -5,7 +5,8 @@
 # CPU 0 in the default 1-vCPU icount boot): N hogs that
 # never sleep plus one task that runs 1 ms and sleeps 1 ms (so enqueues and
 # dequeues keep happening on the crowded CPU), then resets the counters,
-# waits, and reads `stats` and the walk outcomes of `cpus`.
+# waits 0.5 s (the reset's own walks), copies the counters, waits, and
+# reads `stats` and the walk outcomes of `cpus` over that window.
 # Cases: tasks 1/8/64/512 (root); 8 tasks at cgroup depth 1/3/6; 8 tasks
 # with 1 and 1000 idle task groups; 512 tasks with walk_budget=256 (over
 # budget); 1 and 512 tasks with exact=1 (the walk on every event); and
@@ -22,18 +23,37 @@ echo "case,tasks,depth,idle_groups,budget,nr_running_calls,nr_running_ns,pelt_cf
 fail=0
 PC=$(( $(grep -c ^processor /proc/cpuinfo) - 1 ))	# the CPU the cases crowd
 
-stat_col() {	# stat_col ROW COLUMN
-	awk -v r="$1" -v c="$2" 'NR == 2 { for (i = 1; i <= NF; i++) h[$i] = i; next } NR > 2 && $1 == r { print $(h[c]) }' /tmp/st
+# stat_col ROW COLUMN: over the window from /tmp/st0 (absent: from the
+# reset) to /tmp/st: calls as a difference, mean as the mean of the calls
+# timed in the window (sum = mean x sampled in each copy)
+stat_col() {
+	awk -v r="$1" -v c="$2" '
+		FNR == 2 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		FNR > 2 && $1 == r { k = (FILENAME == "/tmp/st") ? 1 : 0
+			calls[k] = $(h["calls"]); smp[k] = $(h["sampled"]); m[k] = $(h["mean"]) }
+		END {
+			if (c == "calls") { print calls[1] - calls[0]; exit }
+			ds = smp[1] - smp[0]
+			if (ds <= 0 || m[1] == "-") { print "-"; exit }
+			printf "%d\n", ((m[1] * smp[1]) - ((m[0] == "-" ? 0 : m[0]) * smp[0])) / ds + 0.5
+		}' $( [ -f /tmp/st0 ] && echo /tmp/st0 ) /tmp/st
 }
 
 # measure NAME TASKS DEPTH IDLE BUDGET: counters over SECS seconds
 measure() {
 	local sum
 	echo 1 > $SS/reset
+	# the reset's own walks (every CPU publishes at once, each walking its
+	# whole queue at its first event) are not the per-event cost: the
+	# window starts half a second later, from a copy of the counters
+	sleep 0.5
+	cat $SS/stats > /tmp/st0
+	cp $SS/cpus /tmp/cpus0
 	sleep $SECS
 	cat $SS/stats > /tmp/st
-	sum=$(awk 'NR == 2 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		NR > 2 { ob += $(c["over_budget"]); pub += $(c["published"]) } END { print ob + 0, pub + 0 }' $SS/cpus)
+	sum=$(awk 'FNR == 2 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		FNR > 2 { s = (FILENAME == "/tmp/cpus0") ? -1 : 1; ob += s * $(c["over_budget"]); pub += s * $(c["published"]) }
+		END { print ob + 0, pub + 0 }' /tmp/cpus0 $SS/cpus)
 	wmax=$(awk 'NR > 2 && $1 == "walk" { m = 0; for (i = 6; i <= NF; i++) if ($i > 0) m = i - 6; print m }' /tmp/st)
 	echo "$1,$2,$3,$4,$5,$(stat_col sched_update_nr_running_tp calls),$(stat_col sched_update_nr_running_tp mean),$(stat_col pelt_cfs_tp mean),$(stat_col pelt_se_tp mean),$(stat_col sched_switch mean),$(stat_col lb_return calls),$(stat_col lb_return mean),$(stat_col walk calls),$(stat_col walk mean),$wmax,${sum% *},${sum#* }" >> $OUT
 	diag "$1: tasks=$2 depth=$3 idle_groups=$4 budget=$5: nr_running $(stat_col sched_update_nr_running_tp mean) ns/call, lb_return $(stat_col lb_return mean) ns/call, walk mean $(stat_col walk mean) entities, over_budget ${sum% *}"
@@ -104,6 +124,7 @@ for v in ftrace0 ftrace1 refresh0 exact1; do
 		echo 1 > $TR/tracing_on
 	fi
 	echo 1 > $SS/reset
+	rm -f /tmp/st0	# the whole msgbench run, from the reset
 	msgbench -q $BENCH_MSG > /dev/null
 	cat $SS/stats > /tmp/st
 	cp /tmp/st /tmp/stats.$v
