@@ -416,10 +416,12 @@ def main():
                     rt = k["cfs"].get("/", {})
                     for f in ("load_avg", "runnable_avg", "util_avg"):
                         t.observe(("cpu", c), "cpus." + f, rt.get(f))
+                    # every block: 5.10's counts are derived and may be
+                    # missing in such a round, and the root row is the same
+                    # kernel value as cpus' (a key never compared is unused)
                     for p, blk in k["cfs"].items():
-                        if blk.get("h_nr_running", 0) > 0:
-                            for f in ("load_avg", "runnable_avg", "util_avg"):
-                                t.observe(("row", c, p), "groups." + f, blk.get(f))
+                        for f in ("load_avg", "runnable_avg", "util_avg"):
+                            t.observe(("row", c, p), "groups." + f, blk.get(f))
                     continue
             root = k["cfs"].get("/", {})
             m = cpus[c]
