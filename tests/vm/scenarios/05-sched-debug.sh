@@ -57,12 +57,17 @@ for w in $weights; do
 	agree=$(awk -v c=$i '$2 == c && $3 != "-" && $4 != "none" {
 		d = $3 - $4; if (d < 0) d = -d; if (d <= 0.05 * $4 || d <= 1) n++ } END { print n + 0 }' /tmp/s5)
 	rounds=$(awk -v c=$i '$2 == c' /tmp/s5 | wc -l)
-	note=
-	[ $i -eq "$reader" ] && note=", readers' CPU"
 	# most rounds: the two reads are not atomic (see the top), but a
-	# steady hog's load_avg moves by a few units between them
-	check $([ "$rounds" -ge 3 ] && [ $((agree * 2)) -gt "$rounds" ] && echo 0 || echo 1) \
-		"sched/debug: cpu$i load_avg agrees within 5% in $agree of $rounds rounds (most needed; weight $w$note)"
+	# steady hog's load_avg moves by a few units between them.  On the
+	# readers' CPU the reader itself comes and goes between the module's
+	# last event and the dump (one 6.1 run: module 4966 in four rounds, the
+	# dump 4097, 4966, 4099, 4497): one agreeing round is needed there,
+	# which still fails a module reading another CPU or field (the hogs'
+	# weights differ by 20 % or more)
+	need=$(( rounds / 2 + 1 )) what="most needed"
+	[ $i -eq "$reader" ] && need=1 what="one needed, readers' CPU"
+	check $([ "$rounds" -ge 3 ] && [ "$agree" -ge "$need" ] && echo 0 || echo 1) \
+		"sched/debug: cpu$i load_avg agrees within 5% in $agree of $rounds rounds ($what; weight $w)"
 	diag "cpu$i module/kernel:$vals"
 	i=$((i + 1))
 done
