@@ -38,9 +38,16 @@ few units between reads.
     measured median was 0 % and max 2 % (DESIGN.md) on 6.1, plus the
     shadow's per-level integer rounding (up to 1 unit per level).
 A comparison (CPU or row) passes when it agrees in more than half of the
-rounds in which both sides have it.
+rounds in which both sides have it.  On a CPU named with --noisy-cpu (the
+one that runs the serial console's interrupt work and its kworkers: cpu0
+in the VM) the root's PELT averages need one agreeing round: the module
+publishes them at the CPU's last event, and a kworker's load that leaves
+between that event and the dump (its blocked load removed when it wakes
+elsewhere) is in one side only (5.10, scenario 11: module 381, 376, 292,
+483, 292, 372 against the dump's steady 292).  A module reading another
+CPU or field agrees in no round.
 
-usage: sched_oracle.py fields|shadow ROUNDS_FILE [--skip-cpu N]...
+usage: sched_oracle.py fields|shadow ROUNDS_FILE [--skip-cpu N]... [--noisy-cpu N]...
        [--expect FILE]   (shadow: "cpu path nice" lines the guest set up:
                           each must be seen queued in most rounds)
 Prints TAP lines (no plan) and "# " diagnostics, median and max per field.
@@ -366,11 +373,14 @@ def oracle_shadow(sdcpu, tasks):
 def main():
     mode, path = sys.argv[1], sys.argv[2]
     skip = set()
+    noisy = set()
     expect = []
     a = sys.argv[3:]
     while a:
         if a[0] == "--skip-cpu":
             skip.add(int(a[1])); a = a[2:]
+        elif a[0] == "--noisy-cpu":
+            noisy.add(int(a[1])); a = a[2:]
         elif a[0] == "--expect":
             expect = [l.split() for l in open(a[1]) if l.strip() and not l.startswith("#")]
             a = a[2:]
@@ -490,8 +500,13 @@ def main():
     res = t.judged()
     for c in judged:
         keys = {k: x for k, x in res.items() if k[1] == c}
+        def failing(k, x):
+            root_avg = (k[0] == "cpu" or k[2] == "/") and k[-1].endswith("_avg")
+            if c in noisy and root_avg and mode == "fields":
+                return sum(x) == 0
+            return sum(x) * 2 <= len(x)
         bad = ["%s%s %d/%d" % (k[-1], "" if k[0] == "cpu" else "@" + k[2], sum(x), len(x))
-               for k, x in keys.items() if sum(x) * 2 <= len(x)]
+               for k, x in keys.items() if failing(k, x)]
         nrows = len({k[2] for k in keys if k[0] == "row"})
         ncpu_f = len([k for k in keys if k[0] == "cpu"])
         what = "cpus fields (nr_running, h_nr_running, load/runnable/util_avg, weight)" if mode == "fields" \
