@@ -95,14 +95,19 @@ phase() {
 	if [ "$wrong" -eq 0 ] && [ $((calls + busy)) -gt 0 ]; then ok "lb one per cpu [$lbl]: zero wrong verdicts ($calls judged, $busy busy)"; else not_ok "lb one per cpu [$lbl]: zero wrong verdicts in a window with calls" "wrong=$wrong of $calls judged, $busy busy; see the snapshots above"; fi
 	# The harness's own processes (shell, readers) can wake behind a hog for
 	# a moment, which is real work to give: allow that, but no more than 5%
-	# of the judged calls may see any.
+	# of the judged calls may see any.  A hog the kernel moves onto another
+	# hog's CPU (sched_migrate_task of a burn thread in the trace) is real
+	# work to give too until it moves back: one such call per migration is
+	# allowed (7.3 moved the hogs 9 times in 6 s and judged 1 call, right).
 	# with no judged call (every CPU busy) the busy calls are the data
+	nmig=$(grep -c 'sched_migrate_task: comm=burn' /tmp/l21.trace)
+	allow=$((5 * calls / 100)); [ "$nmig" -gt "$allow" ] && allow=$nmig
 	if [ "$calls" -eq 0 ] && [ "$busy" -gt 0 ]; then
 		ok "lb one per cpu [$lbl]: no CPU idle: all $busy calls from busy CPUs, none judged"
-	elif [ "$calls" -gt 0 ] && [ $((100 * (right + wrong + missed))) -le $((5 * calls)) ]; then
-		ok "lb one per cpu [$lbl]: judged calls are none but for transients ($none of $calls none; right=$right missed=$missed)"
+	elif [ "$calls" -gt 0 ] && [ $((right + wrong + missed)) -le "$allow" ]; then
+		ok "lb one per cpu [$lbl]: judged calls are none but for transients ($none of $calls none; right=$right missed=$missed; allowed $allow: 5 % or one per hog migration)"
 	else
-		not_ok "lb one per cpu [$lbl]: judged calls are none but for transients" "right=$right wrong=$wrong missed=$missed none=$none"
+		not_ok "lb one per cpu [$lbl]: judged calls are none but for transients" "right=$right wrong=$wrong missed=$missed none=$none, allowed $allow (5 % or $nmig hog migrations)"
 	fi
 	JUDGED=$calls
 }
