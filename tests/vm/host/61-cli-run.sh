@@ -91,7 +91,8 @@ def cross():
     a = sum(x["attempts"] for x in att) + skipped
     c = sum(d["lb_count"] for d in dom)
     bad = []
-    if c <= 0 or abs(a - c) > max(30, 0.05 * c):
+    # not on empty data: both sides must have counted attempts
+    if c <= 0 or a - skipped <= 0 or abs(a - c) > max(30, 0.05 * c):
         bad.append("attempts %d (+%d skipped) vs lb_count %d" % (a - skipped, skipped, c))
     for idle in ("idle", "busy", "newidle"):
         m = sum(x["moved"] for x in att if x["idle"] == idle)
