@@ -246,6 +246,12 @@ void shadow_trace_se_unreg(void)
 	shadow_feed_want(SHADOW_FEED_SE, false);
 }
 
+/* True for a tracepoint name missing_tp= may give that this file attaches to. */
+bool shadow_trace_feed_knows(const char *tp)
+{
+	return !strcmp(tp, "pelt_se_tp");
+}
+
 /**
  * shadow_trace_feed_start() - let the events attach their probes
  *
@@ -256,8 +262,8 @@ void shadow_trace_se_unreg(void)
  */
 int shadow_trace_feed_start(void)
 {
-	if (shadow_missing_tp && !strcmp(shadow_missing_tp, "pelt_se_tp")) {
-		pr_err("not loading: cannot attach to tracepoint pelt_se_tp (%d)\n", -ENOENT);
+	if (shadow_missing_tp && shadow_trace_feed_knows(shadow_missing_tp)) {
+		pr_err("not loading: cannot attach to tracepoint %s (%d)\n", shadow_missing_tp, -ENOENT);
 		return -ENOENT;
 	}
 	mutex_lock(&shadow_feed_lock);
@@ -276,12 +282,6 @@ void shadow_trace_feed_stop(void)
 	mutex_unlock(&shadow_feed_lock);
 	cancel_work_sync(&shadow_feed_work);
 	tracepoint_synchronize_unregister();
-}
-
-/* True for a tracepoint name missing_tp= may give that this file attaches to. */
-bool shadow_trace_feed_knows(const char *tp)
-{
-	return !strcmp(tp, "pelt_se_tp");
 }
 
 /* `info`: hook.pelt_se_tp and hook.pelt_cfs_tp.trace, "active" or "standby:<event>-off". */
