@@ -81,7 +81,7 @@ make -C "$TOP" --no-print-directory -s vm-initramfs VM_KO="$G/mods/$(set -- $bui
 	VM_DIR="$M/vm" MUTANT_GUEST=1 > "$M/initramfs.log" 2>&1 ||
 	{ echo "initramfs failed:"; tail -n 5 "$M/initramfs.log"; exit 1; }
 echo "# booting once for$built ($n scenario runs; waiting for $LOCK)"
-flock "$LOCK" env VM_ACCEL=tcg,thread=single VM_TIMEOUT=1800 VM_SCENARIOS= \
+flock "$LOCK" env VM_LOCK_HELD=1 VM_ACCEL=tcg,thread=single VM_TIMEOUT=1800 VM_SCENARIOS= \
 	VM_APPEND="vmtest.suite=mutants/suite vmtest.accel=tcg,thread=single vmtest.timeout=150" \
 	HOST_CHECKS=/nonexistent SUMMARY="$M/summary" EXPORT_DIR="$M/vm-out" \
 	"$TOP/tests/vm/run-vm.sh" test "$VM_VMLINUZ" "$M/vm/initramfs.cpio" "$M/run" > "$M/run.log" 2>&1

@@ -20,6 +20,9 @@
 #                 bench uses it for -icount)
 #   SUMMARY       file for "N passed, N failed, N skipped" (test mode)
 #   EXPORT_DIR    where exports go (default OUTDIR/vm-out)
+#   VM_LOCK       lock file every boot takes (default /tmp/vm.lock), so two
+#                 VMs never compete for this host's cores; VM_LOCK_HELD=1
+#                 when the caller already holds it (tests/mutants/run.sh)
 set -uo pipefail
 mode=$1 vmlinuz=$2 initrd=$3 outdir=$4
 accel=${VM_ACCEL:-tcg}
@@ -45,8 +48,10 @@ append="$append rdinit=/init vmtest.mode=$mode"
 echo "# vm: booting $(basename "$vmlinuz") accel=$accel smp=$smp mem=$mem timeout=${tmo}s"
 [ ${#qextra[@]} -gt 0 ] && echo "# vm: extra qemu options: ${qextra[*]}"
 echo "# vm: console log $console"
+lockcmd=()
+[ -z "${VM_LOCK_HELD:-}" ] && lockcmd=(flock "${VM_LOCK:-/tmp/vm.lock}")
 start=$(date +%s)
-timeout -k 10 "$tmo" qemu-system-x86_64 \
+"${lockcmd[@]}" timeout -k 10 "$tmo" qemu-system-x86_64 \
 	-nodefaults -nographic -no-reboot -monitor none \
 	-accel "$accel" -smp "$smp" -m "$mem" \
 	-serial "file:$console" -serial "file:$tap" \
