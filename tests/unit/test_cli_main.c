@@ -15,18 +15,7 @@
 #include <unistd.h>
 #include "tap.h"
 
-#define CLI_NO_MAIN
-#include "cli/main.c"
-#include "cli/dbgfs.c"
-#include "cli/json.c"
-#include "cli/prom.c"
-#include "cli/table.c"
-#include "cli/cmd_status.c"
-#include "cli/cmd_tables.c"
-#include "cli/cmd_reset.c"
-#include "cli/cmd_record.c"
-#include "cli/cmd_watch.c"
-#include "cli/cmd_plot.c"
+#include "cli/cli.h"
 
 #define FIX "tests/unit/fixtures/cli"
 

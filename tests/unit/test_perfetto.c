@@ -21,19 +21,10 @@
 #include <unistd.h>
 #include "tap.h"
 
-#define CLI_NO_MAIN
-#include "cli/main.c"
-#include "cli/dbgfs.c"
-#include "cli/json.c"
-#include "cli/prom.c"
-#include "cli/table.c"
-#include "cli/cmd_status.c"
-#include "cli/cmd_tables.c"
-#include "cli/cmd_reset.c"
-#include "cli/cmd_record.c"
-#include "cli/cmd_watch.c"
-#include "cli/cmd_plot.c"
-/* pfrec.c, pftrace.c, lbtrace.c and the protoc-c output are linked (unit.mk) */
+#include "cli/cli.h"
+#include "cli/lbtrace.h"
+#include "cli/pfrec.h"
+/* the CLI is linked (unit.mk) */
 
 #define FIX "tests/unit/fixtures/cli"
 #define PROTO_DIR "userspace/cli"

@@ -163,12 +163,12 @@ test-vm-rt: $(BUILD)/sched-shadow
 	@$(MAKE) --no-print-directory test-vm VM_KO=$(VM_DIR)/checked.ko
 
 # The demo keeps its logs, exports, report and plots in build/demo/
-# (tests/vm/demo.sh in the guest, tests/vm/demo-report.py on the host).
+# (tests/vm/demo.sh in the guest, tests/vm/demo-report.sh on the host).
 demo:
 	@$(MAKE) --no-print-directory vm-initramfs $(BUILD)/sched-shadow
 	@. $(VM_ENV) && EXPORT_DIR=$(BUILD)/demo/vm-out VM_SCENARIOS= \
 		tests/vm/run-vm.sh demo $$VM_VMLINUZ $(VM_INITRD) $(BUILD)/demo
-	@python3 tests/vm/demo-report.py --cli $(BUILD)/sched-shadow $(BUILD)/demo
+	@tests/vm/demo-report.sh --cli $(BUILD)/sched-shadow $(BUILD)/demo
 
 # The demo's workload on each of KERNELS, COMPARE_ROUNDS rounds in one boot
 # per kernel, then one side-by-side report (tests/vm/compare-report.py):

@@ -57,7 +57,10 @@ struct cli_global {
 };
 extern struct cli_global cli;
 
-/* Subcommands; cmd_run and cmd_bench live in cmd_run.c / cmd_bench.c. */
+/* The whole CLI (main() calls it; host tests too). */
+int cli_main(int argc, char **argv);
+
+/* Subcommands, one cmd_X.c each (report and compare: cmd_report.c). */
 int cmd_status(int argc, char **argv);
 int cmd_cpus(int argc, char **argv);
 int cmd_groups(int argc, char **argv);
@@ -69,6 +72,8 @@ int cmd_record(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /*
  * Options every subcommand may accept: put CLI_COMMON_LONGOPTS into the

@@ -135,6 +135,9 @@ int cmd_run(int argc, char **argv)
 	r->debugfs = cli.debugfs;
 	r->cmd = s->o.cmd;
 	r->latency.requested = s->o.bpf;
+	r->label = s->o.label;
+	r->note = s->o.note;
+	r->result.file = s->o.result;
 
 	/* The trace file first: an unwritable place fails before anything is touched */
 	if (s->o.perfetto) {
@@ -213,6 +216,7 @@ int cmd_run(int argc, char **argv)
 	schedstat_restore(SCHEDSTAT_SYSCTL, ss_prev);
 	ss_prev = -1;
 	report_latency_collect(r, b);
+	report_result_collect(r);
 	if (r->cg_used && r->cg.ncreated) {
 		r->cg_created = 1;
 		r->cg_removed = cg_remove(&r->cg) == 0;

@@ -145,6 +145,12 @@ void json_double(struct json_writer *w, double v)
 	fprintf(w->f, "%.10g", v);
 }
 
+void json_raw_number(struct json_writer *w, const char *literal)
+{
+	before_value(w);
+	fputs(literal, w->f);
+}
+
 void json_null(struct json_writer *w)
 {
 	before_value(w);

@@ -36,6 +36,8 @@ void json_u64(struct json_writer *w, uint64_t v);
 void json_s64(struct json_writer *w, int64_t v);
 void json_double(struct json_writer *w, double v);
 void json_null(struct json_writer *w);
+/* A number already in JSON form (a literal read back by json_parse.c). */
+void json_raw_number(struct json_writer *w, const char *literal);
 void json_bool(struct json_writer *w, bool v);
 
 /* key + value shorthands */

@@ -18,14 +18,6 @@
 
 struct cli_global cli;
 
-/*
- * run and bench are the run/bench engineer's (cmd_run.c, cmd_bench.c).
- * Weak references keep the tool linking while a build lacks them; the
- * dispatcher then says the subcommand is not built in.
- */
-#pragma weak cmd_run
-#pragma weak cmd_bench
-
 struct cli_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -44,6 +36,8 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "plot",   cmd_plot,   "plot a recorded CSV with gnuplot (PNG or SVG)" },
 	{ "run",    cmd_run,    "reset, run a command under BPF collection, report" },
 	{ "bench",  cmd_bench,  "built-in schbench-style wakeup latency benchmark" },
+	{ "report", cmd_report, "print a run --json file again (text, JSON, Prometheus)" },
+	{ "compare", cmd_compare, "two run --json files side by side (text, JSON, Markdown)" },
 };
 #define CLI_NCMDS (sizeof(cli_cmds) / sizeof(cli_cmds[0]))
 

@@ -119,10 +119,274 @@ static void lb_prom(const struct report *r, struct prom_writer *p)
 		emit_lb_prom(p, &r->lb.lb);
 }
 
+static int lb_load(struct report *r, const struct jv *d, char *err, size_t errlen)
+{
+	struct report_lb *s = &r->lb;
+	const struct jv *sec = jv_get(d, "lb"), *att;
+
+	if (report_load_available(sec, "lb", &s->have_lb, s->why, sizeof(s->why), err, errlen))
+		return -1;
+	if (s->have_lb && report_load_rows(jv_get(sec, "rows"), "lb", &s->lb, err, errlen)) {
+		s->have_lb = 0;
+		return -1;
+	}
+	att = jv_get(sec, "attempts");
+	if (att && att->type == JV_OBJ) {
+		if (report_load_rows(jv_get(att, "rows"), "lb_attempts", &s->att, err, errlen))
+			return -1;
+		s->have_att = 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ compare */
+
+#define LB_MAX_KEYS	64
+
+/* Balancing attempts per verdict/reason, all domains, judged idle types. */
+struct lb_reasons {
+	int n;
+	char key[LB_MAX_KEYS][48];
+	uint64_t count[LB_MAX_KEYS];
+};
+
+static void lb_reasons_of(const struct report *r, struct lb_reasons *out)
+{
+	const struct dbgfs_table *t = &r->lb.att;
+	int dc = dbgfs_col(t, "domain"), ic = dbgfs_col(t, "idle"), vc = dbgfs_col(t, "verdict");
+	int rc = dbgfs_col(t, "reason"), ac = dbgfs_col(t, "attempts");
+
+	memset(out, 0, sizeof(*out));
+	if (!r->lb.have_att || dc < 0 || ic < 0 || vc < 0 || rc < 0 || ac < 0)
+		return;
+	for (int row = 0; row < t->nrows; row++) {
+		char key[48];
+		uint64_t n;
+		int k;
+
+		if (strcmp(dbgfs_cell(t, row, dc), "all") || !strcmp(dbgfs_cell(t, row, ic), "busy") ||
+		    dbgfs_u64(t, row, ac, &n) || !n)
+			continue;
+		snprintf(key, sizeof(key), "%s/%s", dbgfs_cell(t, row, vc), dbgfs_cell(t, row, rc));
+		for (k = 0; k < out->n && strcmp(out->key[k], key); k++)
+			;
+		if (k == out->n) {
+			if (out->n == LB_MAX_KEYS)
+				continue;
+			snprintf(out->key[out->n++], sizeof(out->key[0]), "%s", key);
+		}
+		out->count[k] += n;
+	}
+}
+
+static int lb_key_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* A tracker's picks over the judged idle types (the all rows when the file has them). */
+struct lb_tracker {
+	char name[32];
+	uint64_t right, wrong, agree;
+	int have_agree;
+};
+
+static int lb_trackers_of(const struct report *r, struct lb_tracker *tr, int max)
+{
+	const struct dbgfs_table *t = &r->lb.lb;
+	int dc = dbgfs_col(t, "domain"), ic = dbgfs_col(t, "idle"), tc = dbgfs_col(t, "tracker");
+	int n = 0, all = 0;
+
+	if (!r->lb.have_lb || dc < 0 || ic < 0 || tc < 0)
+		return 0;
+	for (int row = 0; row < t->nrows; row++)
+		all |= !strcmp(dbgfs_cell(t, row, dc), "all");
+	for (int row = 0; row < t->nrows; row++) {
+		const char *name = dbgfs_cell(t, row, tc);
+		uint64_t v;
+		int k;
+
+		if (!strcmp(dbgfs_cell(t, row, ic), "busy") ||
+		    (all && strcmp(dbgfs_cell(t, row, dc), "all")))
+			continue;
+		for (k = 0; k < n && strcmp(tr[k].name, name); k++)
+			;
+		if (k == n) {
+			if (n == max)
+				continue;
+			memset(&tr[n], 0, sizeof(tr[n]));
+			snprintf(tr[n++].name, sizeof(tr[0].name), "%s", name);
+		}
+		if (!dbgfs_u64_by(t, row, "right", &v))
+			tr[k].right += v;
+		if (!dbgfs_u64_by(t, row, "wrong", &v))
+			tr[k].wrong += v;
+		if (!dbgfs_u64_by(t, row, "agree", &v)) {
+			tr[k].agree += v;
+			tr[k].have_agree = 1;
+		}
+	}
+	return n;
+}
+
+static void lb_compare(const struct report *const run[2], struct cmp_out *o)
+{
+	static const char *const vnames[] = { "judged calls", "right", "wrong", "missed", "none",
+		"void", "busy calls (not judged)" };
+	struct lb_totals t[2];
+	struct lb_reasons rs[2];
+	struct lb_tracker tr[2][16];
+	char keys[2 * LB_MAX_KEYS][48], a[64], b[64];
+	int have[2], hatt[2], ntr[2], nkeys = 0, i, k;
+
+	for (i = 0; i < 2; i++) {
+		have[i] = run[i]->lb.have_lb;
+		hatt[i] = run[i]->lb.have_att;
+		if (have[i])
+			lb_sum_actual(&run[i]->lb.lb, &t[i]);
+		lb_reasons_of(run[i], &rs[i]);
+		ntr[i] = lb_trackers_of(run[i], tr[i], 16);
+	}
+	cmp_title(o, "load-balancer verdicts (actual pick, idle+newidle, all domains)");
+	for (k = 0; k < 7; k++) {
+		uint64_t v[2];
+
+		for (i = 0; i < 2; i++) {
+			const uint64_t f[] = { t[i].calls, t[i].right, t[i].wrong, t[i].missed,
+				t[i].none, t[i].void_, t[i].busy_calls };
+
+			v[i] = have[i] ? f[k] : 0;
+		}
+		cmp_row(o, vnames[k], cmp_cell(a, sizeof(a), have[0], "%llu", (unsigned long long)v[0]),
+			cmp_cell(b, sizeof(b), have[1], "%llu", (unsigned long long)v[1]));
+	}
+	if (hatt[0] || hatt[1]) {
+		const char *uw[2], *um[2];
+
+		for (i = 0; i < 2; i++) {
+			uw[i] = hatt[i] ? lb_info(run[i], "lb_unexplained_wrong") : NULL;
+			um[i] = hatt[i] ? lb_info(run[i], "lb_unexplained_missed") : NULL;
+		}
+		cmp_title(o, "balancing attempts (one verdict each, idle+newidle, all domains): verdict/reason");
+		cmp_row(o, "headline: unexplained wrong", uw[0] ? uw[0] : "-", uw[1] ? uw[1] : "-");
+		cmp_row(o, "headline: unexplained missed", um[0] ? um[0] : "-", um[1] ? um[1] : "-");
+		for (i = 0; i < 2; i++)
+			for (k = 0; k < rs[i].n; k++) {
+				int j;
+
+				for (j = 0; j < nkeys && strcmp(keys[j], rs[i].key[k]); j++)
+					;
+				if (j == nkeys)
+					snprintf(keys[nkeys++], sizeof(keys[0]), "%s", rs[i].key[k]);
+			}
+		qsort(keys, nkeys, sizeof(keys[0]), lb_key_cmp);
+		for (k = 0; k < nkeys; k++) {
+			uint64_t v[2] = { 0, 0 };
+
+			for (i = 0; i < 2; i++)
+				for (int j = 0; j < rs[i].n; j++)
+					if (!strcmp(rs[i].key[j], keys[k]))
+						v[i] = rs[i].count[j];
+			cmp_row(o, keys[k], cmp_cell(a, sizeof(a), hatt[0], "%llu", (unsigned long long)v[0]),
+				cmp_cell(b, sizeof(b), hatt[1], "%llu", (unsigned long long)v[1]));
+		}
+	}
+	if (ntr[0] || ntr[1]) {
+		const struct lb_tracker *list = ntr[0] >= ntr[1] ? tr[0] : tr[1];
+		int n = ntr[0] >= ntr[1] ? ntr[0] : ntr[1];
+
+		cmp_title(o, "what each tracker would have picked: right/wrong (agree with actual)");
+		for (k = 0; k < n; k++) {
+			char cell[2][64];
+
+			for (i = 0; i < 2; i++) {
+				const struct lb_tracker *x = NULL;
+
+				for (int j = 0; j < ntr[i]; j++)
+					if (!strcmp(tr[i][j].name, list[k].name))
+						x = &tr[i][j];
+				if (!x)
+					snprintf(cell[i], sizeof(cell[i]), "-");
+				else if (x->have_agree)
+					snprintf(cell[i], sizeof(cell[i]), "%llu/%llu (%llu)",
+						 (unsigned long long)x->right, (unsigned long long)x->wrong,
+						 (unsigned long long)x->agree);
+				else
+					snprintf(cell[i], sizeof(cell[i]), "%llu/%llu",
+						 (unsigned long long)x->right, (unsigned long long)x->wrong);
+			}
+			cmp_row(o, list[k].name, cell[0], cell[1]);
+		}
+	}
+}
+
+static void lb_compare_json(const struct report *r, struct json_writer *w)
+{
+	struct lb_totals t;
+	struct lb_reasons rs;
+	struct lb_tracker tr[16];
+	int ntr, k;
+
+	json_key(w, "lb");
+	if (!r->lb.have_lb) {
+		json_null(w);
+		return;
+	}
+	lb_sum_actual(&r->lb.lb, &t);
+	json_obj_begin(w);
+	json_key(w, "verdicts");
+	json_obj_begin(w);
+	json_kv_u64(w, "calls", t.calls);
+	json_kv_u64(w, "right", t.right);
+	json_kv_u64(w, "wrong", t.wrong);
+	json_kv_u64(w, "missed", t.missed);
+	json_kv_u64(w, "none", t.none);
+	json_kv_u64(w, "void", t.void_);
+	json_kv_u64(w, "busy_calls", t.busy_calls);
+	json_obj_end(w);
+	json_key(w, "attempts");
+	if (r->lb.have_att) {
+		const char *uw = lb_info(r, "lb_unexplained_wrong");
+		const char *um = lb_info(r, "lb_unexplained_missed");
+
+		lb_reasons_of(r, &rs);
+		json_obj_begin(w);
+		json_kv_u64(w, "unexplained_wrong", uw ? strtoull(uw, NULL, 10) : 0);
+		json_kv_u64(w, "unexplained_missed", um ? strtoull(um, NULL, 10) : 0);
+		json_key(w, "by_reason");
+		json_obj_begin(w);
+		for (k = 0; k < rs.n; k++)
+			json_kv_u64(w, rs.key[k], rs.count[k]);
+		json_obj_end(w);
+		json_obj_end(w);
+	} else {
+		json_null(w);
+	}
+	ntr = lb_trackers_of(r, tr, 16);
+	json_key(w, "trackers");
+	json_obj_begin(w);
+	for (k = 0; k < ntr; k++) {
+		json_key(w, tr[k].name);
+		json_obj_begin(w);
+		json_kv_u64(w, "right", tr[k].right);
+		json_kv_u64(w, "wrong", tr[k].wrong);
+		if (tr[k].have_agree)
+			json_kv_u64(w, "agree", tr[k].agree);
+		else
+			json_kv_null(w, "agree");
+		json_obj_end(w);
+	}
+	json_obj_end(w);
+	json_obj_end(w);
+}
+
 const struct report_section report_lb_section = {
 	.name = "lb",
 	.collect = lb_collect,
 	.text = lb_text,
 	.json = lb_json,
 	.prom = lb_prom,
+	.load = lb_load,
+	.compare = lb_compare,
+	.compare_json = lb_compare_json,
 };

@@ -32,6 +32,10 @@ void run_usage(FILE *f)
 		"                     sampled every --interval (default 0.5 s), lb verdicts,\n"
 		"                     and CMD as a slice carrying the latency percentiles\n"
 		"      --interval SECONDS  sampling interval of the trace (with --perfetto)\n"
+		"      --label NAME   name of the run (the column title in compare)\n"
+		"      --note TEXT    one line about the setup, shown by report and compare\n"
+		"      --result FILE  a JSON document CMD writes (sched-shadow bench --json):\n"
+		"                     read after CMD exits and embedded in the report\n"
 		"  -h, --help         this help\n");
 }
 
@@ -39,7 +43,7 @@ int run_parse_args(int argc, char **argv, struct run_opts *o,
 		   char *err, size_t errlen)
 {
 	enum { OPT_CGROUP = 0x100, OPT_BPF, OPT_NOBPF, OPT_JSON, OPT_PROM, OPT_DEBUGFS,
-	       OPT_PERFETTO, OPT_INTERVAL };
+	       OPT_PERFETTO, OPT_INTERVAL, OPT_LABEL, OPT_NOTE, OPT_RESULT };
 	static const struct option lo[] = {
 		{ "cgroup",  required_argument, NULL, OPT_CGROUP },
 		{ "bpf",     no_argument,       NULL, OPT_BPF },
@@ -49,6 +53,9 @@ int run_parse_args(int argc, char **argv, struct run_opts *o,
 		{ "debugfs", required_argument, NULL, OPT_DEBUGFS },
 		{ "perfetto", required_argument, NULL, OPT_PERFETTO },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "label",   required_argument, NULL, OPT_LABEL },
+		{ "note",    required_argument, NULL, OPT_NOTE },
+		{ "result",  required_argument, NULL, OPT_RESULT },
 		{ "help",    no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -103,6 +110,16 @@ int run_parse_args(int argc, char **argv, struct run_opts *o,
 				return -1;
 			}
 			have_interval = 1;
+			break;
+		case OPT_LABEL:
+		case OPT_NOTE:
+		case OPT_RESULT:
+			if (!*optarg) {
+				fmt_into(err, errlen, "--%s needs a value",
+					 c == OPT_LABEL ? "label" : c == OPT_NOTE ? "note" : "result");
+				return -1;
+			}
+			*(c == OPT_LABEL ? &o->label : c == OPT_NOTE ? &o->note : &o->result) = optarg;
 			break;
 		case 'h':
 			run_usage(stdout);

@@ -17,6 +17,9 @@ struct run_opts {
 	const char *debugfs;	/* --debugfs DIR or NULL */
 	const char *perfetto;	/* --perfetto FILE or NULL */
 	double interval;	/* --interval: trace sampling period, s (0.5) */
+	const char *label;	/* --label NAME: the run's name in compare */
+	const char *note;	/* --note TEXT: one line about the setup */
+	const char *result;	/* --result FILE: JSON CMD writes, embedded in the report */
 	char **cmd;		/* NULL-terminated CMD ARGS... */
 };
 
