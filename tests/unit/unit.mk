@@ -36,34 +36,13 @@ test-unit: $(UNIT_BINS)
 
 # Tests of the CLI as a whole (cli_main(), run, report, compare) link the
 # CLI itself: every userspace/cli/*.c built with the unit flags (sanitizers)
-# into one archive, main() left out (CLI_NO_MAIN), so the test runs exactly
-# the commands the binary has.
-UNIT_CLI_TESTS := test_cli_main test_perfetto test_report
-UNIT_CLI_SRCS  := $(wildcard userspace/cli/*.c)
-UNIT_CLI_OBJS  := $(patsubst userspace/cli/%.c,$(BUILD)/unit/cli/%.o,$(UNIT_CLI_SRCS)) \
-	$(BUILD)/unit/cli/perfetto_trace.pb-c.o
+# and the build's features into one archive (rules in userspace/cli.mk),
+# main() left out, so the test runs exactly the commands the binary has.
+UNIT_CLI_TESTS := test_cli_main test_perfetto test_report test_cli_conventions
 UNIT_CLI_LIB   := $(BUILD)/unit/libsched-shadow-cli.a
-UNIT_CLI_CFLAGS := -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -std=gnu11 \
-	-D_GNU_SOURCE -DCLI_NO_MAIN -DCLI_VERSION='"$(VERSION)"' -Iuserspace -Ibpf \
-	-I$(BUILD)/cli -I$(BUILD)/bpf
-
-# (this file is read before cli.mk and bpf.mk: generated headers by name)
-$(BUILD)/unit/cli/%.o: userspace/cli/%.c $(BUILD)/cli/perfetto_trace.pb-c.h
-	@mkdir -p $(dir $@)
-	$(CC) $(UNIT_CLI_CFLAGS) -MMD -MP -c -o $@ $<
-$(BUILD)/unit/cli/latency.o: $(BUILD)/bpf/latency.skel.h
-$(BUILD)/unit/cli/perfetto_trace.pb-c.o: $(BUILD)/cli/perfetto_trace.pb-c.c
-	@mkdir -p $(dir $@)
-	$(CC) $(UNIT_CLI_CFLAGS) -c -o $@ $<
-$(UNIT_CLI_LIB): $(UNIT_CLI_OBJS)
-	@rm -f $@
-	ar rcs $@ $^
-
 $(addprefix $(BUILD)/unit/,$(UNIT_CLI_TESTS)): $(UNIT_CLI_LIB)
 $(addprefix $(BUILD)/unit/,$(UNIT_CLI_TESTS)): UNIT_CFLAGS += -I$(BUILD)/cli -I$(BUILD)/bpf
-$(addprefix $(BUILD)/unit/,$(UNIT_CLI_TESTS)): UNIT_LIBS = $(UNIT_CLI_LIB) -lbpf -lelf -lz -lprotobuf-c -lm
-
--include $(wildcard $(BUILD)/unit/cli/*.d)
+$(addprefix $(BUILD)/unit/,$(UNIT_CLI_TESTS)): UNIT_LIBS = $(UNIT_CLI_LIB) $(CLI_LIB_BPF) $(CLI_LIB_PB) -lm
 
 # docs/debugfs.md's reason list is generated from module/core/audit_reasons.h
 # (the unit test fails while they differ): rewrite it between its markers

@@ -27,7 +27,7 @@ ROUNDS=${DEMO_ROUNDS:-1}
 # schbench-style: 2 message threads x 6 workers, each request burns 2 ms
 # of CPU, a round every 10 ms: more runnable workers than the 6 vCPUs at
 # every round, so the balancer has work to move.
-BENCH="${DEMO_BENCH:--m 2 -t 6 -C 2000 -s 10000} -d $DUR"
+BENCH="${DEMO_BENCH:--m 2 -t 6 -c 2000 -s 10000} -r $DUR"
 SIB_THREADS=2
 SIB_WEIGHT=${DEMO_SIB_WEIGHT:-300}
 

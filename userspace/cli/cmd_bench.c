@@ -104,6 +104,9 @@ int cmd_bench(int argc, char **argv)
 		return CLI_EXIT_OK;
 	if (rc < 0)
 		return cli_usage_error("bench", "%s", err);
+	if (o.json)
+		cli.json = 1;
+	o.json = cli.json;
 
 	r = malloc(sizeof(*r));
 	if (!r) {

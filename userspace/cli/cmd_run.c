@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "cli/cli.h"
+#include "cli/features.h"
 #include "cli/cgroup.h"
 #include "cli/latency.h"
 #include "cli/report.h"
@@ -30,20 +31,33 @@ struct run_state {
 	struct run_trace *trace;	/* --perfetto */
 };
 
+/* The module is there (or --no-module); 0, or the exit status after saying why not. */
+static int run_module_probe(struct run_state *s)
+{
+	struct report_module *m = &s->r.module;
+	struct dbgfs_error err;
+	int rc;
+
+	if (!s->o.module) {
+		snprintf(m->why, sizeof(m->why), "--no-module");
+		return 0;
+	}
+	rc = dbgfs_probe_root(cli.debugfs, &err);
+	if (rc) {
+		cli_err("run", "%s (or run --no-module: BPF and /proc/schedstat only)", err.msg);
+		return cli_exit_for(rc);
+	}
+	m->loaded = 1;
+	return 0;
+}
+
 static void run_module_start(struct report *r)
 {
 	struct report_module *m = &r->module;
 	struct dbgfs_error err;
 
-	if (dbgfs_probe_root(cli.debugfs, &err)) {
-		/* Always say "module not loaded", plus what the probe found */
-		if (strstr(err.msg, "not loaded"))
-			snprintf(m->why, sizeof(m->why), "%s", err.msg);
-		else
-			snprintf(m->why, sizeof(m->why), "module not loaded (%s)", err.msg);
+	if (!m->loaded)
 		return;
-	}
-	m->loaded = 1;
 	if (dbgfs_write(cli.debugfs, "reset", "1", &err))
 		snprintf(m->why, sizeof(m->why), "reset failed: %s", err.msg);
 	else
@@ -132,6 +146,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (s->o.debugfs)
 		cli.debugfs = s->o.debugfs;
+	if (s->o.fmt == RUN_FMT_JSON)
+		cli.json = 1;
+	else if (cli.json)
+		s->o.fmt = RUN_FMT_JSON;
 	r->debugfs = cli.debugfs;
 	r->cmd = s->o.cmd;
 	r->latency.requested = s->o.bpf;
@@ -139,6 +157,17 @@ int cmd_run(int argc, char **argv)
 	r->note = s->o.note;
 	r->result.file = s->o.result;
 
+	if (s->o.perfetto && !cli_feature("perfetto")->built) {
+		cli_err("run", "--perfetto: built without Perfetto traces: %s",
+			cli_feature("perfetto")->why);
+		status = CLI_EXIT_NOTOOL;
+		goto cleanup;
+	}
+	/* Without the module (and no --no-module) nothing is touched */
+	status = run_module_probe(s);
+	if (status)
+		goto cleanup;
+	status = CLI_EXIT_FAIL;
 	/* The trace file first: an unwritable place fails before anything is touched */
 	if (s->o.perfetto) {
 		s->trace = calloc(1, sizeof(*s->trace));
@@ -159,8 +188,6 @@ int cmd_run(int argc, char **argv)
 		r->cg_used = 1;
 	}
 	run_module_start(r);
-	if (!r->module.loaded)
-		cli_err("run", "%s; continuing with BPF and /proc/schedstat only", r->module.why);
 
 	/*
 	 * Baseline of the kernel's own counters (which need the schedstats key

@@ -23,8 +23,23 @@ static void indent(struct json_writer *w)
 }
 
 /* Separator before a value (or key) at the current level. */
+/* Top-level values written to stdout (run, status, ...): main's {"error"} check. */
+static int json_stdout_docs;
+
+int json_stdout_documents(void)
+{
+	return json_stdout_docs;
+}
+
+void json_stdout_reset(void)
+{
+	json_stdout_docs = 0;
+}
+
 static void before_value(struct json_writer *w)
 {
+	if (w->depth == 0 && !w->after_key && w->f == stdout)
+		json_stdout_docs++;
 	if (w->after_key) {
 		w->after_key = 0;
 		return;

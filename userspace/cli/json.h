@@ -51,6 +51,10 @@ void json_kv_null(struct json_writer *w, const char *k);
 /* Write the escaped, quoted form of s (used by json_str). */
 void json_write_string(FILE *f, const char *s);
 
+/* Top-level values written to stdout since the last reset (one per document). */
+int json_stdout_documents(void);
+void json_stdout_reset(void);
+
 /* Finish a document: newline; returns 0 if balanced and no misuse, -1 otherwise. */
 int json_end(struct json_writer *w);
 

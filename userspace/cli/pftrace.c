@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "cli/pftrace.h"
+#ifndef CLI_NO_PERFETTO
 #include "perfetto_trace.pb-c.h"
 
 typedef Perfetto__Protos__Trace PbTrace;
@@ -22,6 +23,8 @@ typedef Perfetto__Protos__TrackDescriptor PbTrack;
 typedef Perfetto__Protos__CounterDescriptor PbCounter;
 typedef Perfetto__Protos__TrackEvent PbEvent;
 typedef Perfetto__Protos__DebugAnnotation PbArg;
+
+#endif
 
 uint64_t pft_now_ns(void)
 {
@@ -54,6 +57,63 @@ int64_t pft_boot_offset_ns(void)
 	return best;
 }
 
+#ifdef CLI_NO_PERFETTO
+/* Built without protobuf-c (features.h): every trace fails to open, saying why. */
+int pft_open(struct pft_writer *w, const char *path, char *err, size_t errlen)
+{
+	(void)path;
+	memset(w, 0, sizeof(*w));
+	snprintf(err, errlen, "built without Perfetto traces: %s", CLI_NO_PERFETTO);
+	return -1;
+}
+
+uint64_t pft_track(struct pft_writer *w, uint64_t parent, const char *name)
+{
+	(void)w, (void)parent, (void)name;
+	return 0;
+}
+
+uint64_t pft_counter_track(struct pft_writer *w, uint64_t parent, const char *name, int count)
+{
+	(void)w, (void)parent, (void)name, (void)count;
+	return 0;
+}
+
+void pft_counter(struct pft_writer *w, uint64_t track, uint64_t ts_ns, int64_t value)
+{
+	(void)w, (void)track, (void)ts_ns, (void)value;
+}
+
+void pft_instant(struct pft_writer *w, uint64_t track, uint64_t ts_ns, const char *name,
+		 const struct pft_arg *args, size_t nargs)
+{
+	(void)w, (void)track, (void)ts_ns, (void)name, (void)args, (void)nargs;
+}
+
+void pft_slice_begin(struct pft_writer *w, uint64_t track, uint64_t ts_ns, const char *name,
+		     const struct pft_arg *args, size_t nargs)
+{
+	(void)w, (void)track, (void)ts_ns, (void)name, (void)args, (void)nargs;
+}
+
+void pft_slice_end(struct pft_writer *w, uint64_t track, uint64_t ts_ns,
+		   const struct pft_arg *args, size_t nargs)
+{
+	(void)w, (void)track, (void)ts_ns, (void)args, (void)nargs;
+}
+
+int pft_commit(struct pft_writer *w, char *err, size_t errlen)
+{
+	(void)w;
+	snprintf(err, errlen, "built without Perfetto traces: %s", CLI_NO_PERFETTO);
+	return -1;
+}
+
+void pft_abort(struct pft_writer *w)
+{
+	(void)w;
+}
+#else
 int pft_open(struct pft_writer *w, const char *path, char *err, size_t errlen)
 {
 	char dir[4096], base[4096];
@@ -335,3 +395,4 @@ void pft_abort(struct pft_writer *w)
 		unlink(w->tmp);
 	w->tmp[0] = 0;
 }
+#endif /* CLI_NO_PERFETTO */

@@ -72,7 +72,8 @@ static void report_text_header(const struct report *r, FILE *f)
 		fprintf(f, "module: loaded%s%s\n", m->reset ? ", counters reset at start" : "; ",
 			m->reset ? "" : m->why);
 	else
-		fprintf(f, "module: %s (report uses BPF and /proc/schedstat only)\n", m->why);
+		fprintf(f, "module: not used (%s): the report uses BPF and /proc/schedstat only\n",
+			m->why);
 	if (!l->requested)
 		fprintf(f, "bpf: disabled (--no-bpf)\n");
 	else if (l->ok)

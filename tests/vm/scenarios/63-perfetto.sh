@@ -32,7 +32,7 @@ left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep sched_shadow)
 check $? "perfetto: the tracefs instance is removed, the global lb_verdict event untouched (${left:-none left})"
 
 "$CLI" run --perfetto /tmp/p63-run.pftrace --interval 0.25 --cgroup /pf63/run --json -- \
-	sh -c "exec $CLI bench -d 1.5 -m 1 -t 3 -C 200 -s 2000 > /dev/null" \
+	sh -c "exec $CLI bench -r 1.5 -m 1 -t 3 -c 200 -s 2000 > /dev/null" \
 	> /tmp/p63-run.json 2> /tmp/p63-run.err
 rc=$?
 [ $rc -eq 0 ] && [ -s /tmp/p63-run.pftrace ]
