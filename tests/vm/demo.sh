@@ -2,16 +2,16 @@
 # Guest side of `make demo` (busybox sh, sourced by guest/init in demo mode).
 #
 # The same workload twice, each time under
-#   sched-shadow run --json -- sched-shadow bench ...
+#   sched-shadow run -j -o run-CASE.json -- sched-shadow bench ...
 # with `sched-shadow record` sampling the module in the background:
 #   root:    the bench and a sibling load (hog threads) in the root cgroup
 #   nested:  the bench in /demo/a/b (created by `run --cgroup`, cpu.weight
 #            100 all the way down) and the same hogs in /demo/c with
 #            cpu.weight $SIB_WEIGHT
-# Only where the tasks sit changes.  Each run carries its case as --label,
-# the setup as --note and the bench's own JSON as --result, so that
-# `sched-shadow compare run-root.json run-nested.json` prints the whole side
-# by side.  `run --perfetto` also writes each case as a Perfetto trace.
+# Only where the tasks sit changes.  Each run carries its case as --label
+# and the setup as --note, and bench writes its own JSON result where run
+# tells it ($SCHED_SHADOW_RESULT), so that `sched-shadow compare
+# run-root.json run-nested.json` prints the whole side by side.  `run --perfetto` also writes each case as a Perfetto trace.
 # The reports, the benches' own JSON, the recordings and the traces are
 # exported (build/demo/vm-out/ on the host) and tests/vm/demo-report.sh
 # prints the text reports (`sched-shadow report`) and the side by side
@@ -37,7 +37,7 @@ run_case() {
 	shift 3
 	set -- ${bcg:+--cgroup "$bcg"}
 	note="bench in ${bcg:-/}, sibling load burn -t $SIB_THREADS (hogs) in ${sib:-/}${sib:+ (cpu.weight $SIB_WEIGHT)}"
-	echo "== $name: sched-shadow run ${*:+$* }--json -- sched-shadow bench $BENCH"
+	echo "== $name: sched-shadow run ${*:+$* }-j -o run-$name.json -- sched-shadow bench $BENCH"
 	echo "   sibling load: burn -t $SIB_THREADS (hogs) in ${sib:-/}${sib:+ (cpu.weight $SIB_WEIGHT)}"
 	if [ -n "$sib" ]; then
 		cg_mk "$sib" "$SIB_WEIGHT"
@@ -48,10 +48,8 @@ run_case() {
 	sleep 1
 	"$CLI" record -i 0.2 -o /tmp/demo-$name.csv 2> /tmp/record-$name.err &
 	local rec=$!
-	"$CLI" run "$@" --label "$name" --note "$note" --result /tmp/bench-$name.json \
-		--perfetto /tmp/$name.perfetto-trace --interval 0.2 --json -- \
-		sh -c "exec $CLI bench $BENCH --json > /tmp/bench-$name.json" \
-		> /tmp/run-$name.json 2> /tmp/run-$name.err
+	"$CLI" run "$@" --label "$name" --note "$note" --perfetto /tmp/$name.perfetto-trace -i 0.2 \
+		-j -o /tmp/run-$name.json -- "$CLI" bench $BENCH -j > /tmp/bench-$name.json 2> /tmp/run-$name.err
 	rc=$?
 	kill -TERM $rec 2>/dev/null
 	wait $rec

@@ -31,6 +31,8 @@
 #define CLI_JSON_SCHEMA		"sched_shadow/v1"
 #define CLI_DEFAULT_DEBUGFS	"/sys/kernel/debug/sched_shadow"
 #define CLI_DEBUGFS_ENV		"SCHED_SHADOW_DEBUGFS"
+/* run sets it for CMD: a file where CMD may write its JSON result (bench does) */
+#define CLI_RESULT_ENV		"SCHED_SHADOW_RESULT"
 /* CSV header written by `record` and required by `plot`. */
 #define CLI_RECORD_HEADER \
 	"time_s,cpu,load_avg,runnable_avg,util_avg,shadow,shadow_avg,nr_running," \

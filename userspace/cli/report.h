@@ -83,7 +83,7 @@ struct report_schedstat {
 
 /* What CMD wrote itself (run --result FILE): a JSON document, kept as read. */
 struct report_result {
-	const char *file;		/* NULL: not asked for */
+	const char *file;		/* run --result FILE, "$SCHED_SHADOW_RESULT", or NULL: none */
 	int ok;
 	char why[REPORT_WHY_LEN];
 	struct jv *doc;			/* owned, or borrowed from report.doc */
@@ -153,8 +153,8 @@ extern const struct report_section report_schedstat_section;
 void report_collect_module(struct report *r, const char *debugfs);
 /* BPF: read the collector's maps and name the cgroups (report_latency.c). */
 void report_latency_collect(struct report *r, struct lat_bpf *b);
-/* run --result FILE: read what CMD wrote (report_result.c). */
-void report_result_collect(struct report *r);
+/* What CMD wrote, from path, when r->result.file says there is one (report_result.c). */
+void report_result_collect(struct report *r, const char *path);
 
 void report_print_text(const struct report *r, FILE *f);
 void report_print_json(const struct report *r, FILE *f);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Report section "result": what CMD itself wrote (run --result FILE), a
- * JSON document read after CMD exits and kept as it was.  The report
+ * Report section "result": what CMD itself wrote, a JSON document read
+ * after CMD exits and kept as it was: the file of run --result FILE, or
+ * the one run offers CMD in $SCHED_SHADOW_RESULT (bench writes there).  The report
  * embeds it; when it is `sched-shadow bench --json` output, the text
  * report and compare also show the bench's own latency percentiles and
  * request rate.
@@ -10,13 +11,13 @@
 #include "cli/cli.h"
 #include "cli/report.h"
 
-void report_result_collect(struct report *r)
+void report_result_collect(struct report *r, const char *path)
 {
 	struct report_result *s = &r->result;
 
-	if (!s->file)
+	if (!s->file || !path)
 		return;
-	s->doc = jv_parse_file(s->file, s->why, sizeof(s->why));
+	s->doc = jv_parse_file(path, s->why, sizeof(s->why));
 	s->doc_owned = 1;
 	s->ok = s->doc != NULL;
 }

@@ -26,8 +26,10 @@ static const struct cli_opt run_option_table[] = {
 	  "sampling interval of the trace (default 0.5; with --perfetto)", NULL },
 	{ RUN_OPT_LABEL, "label", CLI_VAL_WORD, "NAME", "name of the run (its column in compare)", NULL },
 	{ RUN_OPT_NOTE, "note", CLI_VAL_WORD, "TEXT", "one line about the setup, shown by report and compare", NULL },
+	{ 'o', "output", CLI_VAL_FILE, "FILE", "write the report to FILE (CMD keeps stdout)", NULL },
 	{ RUN_OPT_RESULT, "result", CLI_VAL_FILE, "FILE",
-	  "JSON that CMD writes (sched-shadow bench --json): embedded in the report", NULL },
+	  "a JSON result CMD writes to FILE, embedded in the report (else the one CMD may "
+	  "write to $SCHED_SHADOW_RESULT, as bench does)", NULL },
 	{ 0 }
 };
 
@@ -39,7 +41,9 @@ const struct cli_spec run_spec = {
 		"(inside cgroup PATH with --cgroup), then print one report: the balancer's\n"
 		"verdicts and their reasons, shadow vs real load per CPU, wakeup latency per\n"
 		"cgroup, and the /proc/schedstat load-balance deltas of the same window.\n"
-		"Without the module, run fails (exit 2) unless --no-module is given.\n"
+		"Without the module, run fails (exit 2) unless --no-module is given.  CMD finds\n"
+		"a file name in $SCHED_SHADOW_RESULT where it may write a JSON result (bench\n"
+		"does); the report embeds it, and compare shows bench's latency from it.\n"
 		"Exit status: CMD's (128+N when killed by signal N, 127 when not found).",
 	.opts = run_option_table,
 	.flags = CLI_SPEC_DEBUGFS | CLI_SPEC_JSON | CLI_SPEC_PROM | CLI_SPEC_OPERANDS_LAST,
@@ -99,6 +103,13 @@ static int run_opt(void *ctx, int key, const char *val, char *err, size_t errlen
 		break;
 	case RUN_OPT_RESULT:
 		o->result = val;
+		break;
+	case 'o':
+		if (!strcmp(val, "-")) {
+			o->output = NULL;
+			break;
+		}
+		o->output = val;
 		break;
 	}
 	return 0;

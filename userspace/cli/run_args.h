@@ -24,6 +24,7 @@ struct run_opts {
 	const char *label;	/* --label NAME: the run's name in compare */
 	const char *note;	/* --note TEXT: one line about the setup */
 	const char *result;	/* --result FILE: JSON CMD writes, embedded in the report */
+	const char *output;	/* -o FILE: the report goes there, not to stdout */
 	char **cmd;		/* NULL-terminated CMD ARGS... */
 };
 
