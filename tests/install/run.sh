@@ -30,7 +30,7 @@ tmp=$(mktemp -d /tmp/sched-shadow-install.XXXXXX)
 mk() { make -C "$top" --no-print-directory "$@"; }
 
 # what this run put on the system, for the cleanup on any exit
-we_installed_module= we_added_dkms= we_made_src=
+we_installed_module='' we_added_dkms='' we_made_src=''
 cleanup() {
 	if [ -n "$we_added_dkms" ]; then dkms remove "sched_shadow/$VERSION" --all >/dev/null 2>&1; fi
 	if [ -n "$we_made_src" ]; then rm -rf "/usr/src/sched_shadow-$VERSION"; fi
@@ -54,7 +54,7 @@ if [ -z "$KVER" ] || [ ! -x "$BTFGEN" ]; then tap_end; exit 1; fi
 # The same kernel's image and extracted BTF, from the VM suite's cache
 # (tests/vm/kernel.sh downloads the current bookworm ABI if it is not there).
 CACHE=$CACHE "$top/tests/vm/kernel.sh" bookworm >"$tmp/kernel.log" 2>&1; rc=$?
-VM_RELEASE= VM_BTF= VM_VMLINUZ=
+VM_RELEASE='' VM_BTF='' VM_VMLINUZ=''
 [ $rc -eq 0 ] && . "$CACHE/bookworm.env"
 [ $rc -eq 0 ] && [ "$VM_RELEASE" = "$KVER" ] && [ -s "$VM_BTF" ] && [ -s "$VM_VMLINUZ" ]
 ok $? "kernel image and BTF of $KVER at hand (tests/vm/kernel.sh: ${VM_RELEASE:-failed})"
@@ -197,13 +197,14 @@ rm -f "$tmp/race-vmlinux"
 # the real thing: the cached vmlinux with the largest section table
 race_btf=$VM_BTF race_rel=$KVER race_size=$(readelf -S --wide "$VM_BTF" 2>/dev/null | wc -c)
 for e in "$CACHE"/*.env; do
+	# shellcheck source=/dev/null # a kernel's settings, written by tests/vm/kernel.sh
 	v=$(. "$e" && echo "$VM_BTF") r=$(. "$e" && echo "$VM_RELEASE")
 	[ -s "$v" ] || continue
 	n=$(readelf -S --wide "$v" 2>/dev/null | wc -c)
 	if [ "$n" -gt "$race_size" ]; then race_btf=$v race_rel=$r race_size=$n; fi
 done
 fails=0 start=$(date +%s)
-for i in $(seq 200); do
+for _ in $(seq 200); do
 	SCHED_SHADOW_BTF=$race_btf "$FB" "$race_rel" >/dev/null 2>"$tmp/race.err" || fails=$((fails + 1))
 done
 [ $fails -eq 0 ]

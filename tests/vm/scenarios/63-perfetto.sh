@@ -30,7 +30,7 @@ diag < /tmp/p63.err
 nv=$(sed -n 's/.* and \([0-9]*\) lb verdicts to .*/\1/p' /tmp/p63.err)
 [ "${nv:-0}" -gt 0 ]
 check $? "perfetto: record read lb_verdict records from its tracefs instance (${nv:-0})"
-left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep sched_shadow)
+left=$(find /sys/kernel/tracing/instances -maxdepth 1 -name '*sched_shadow*' 2>/dev/null)
 [ -z "$left" ] && ! grep -q '^1$' /sys/kernel/tracing/events/sched_shadow/lb_verdict/enable 2>/dev/null
 check $? "perfetto: the tracefs instance is removed, the global lb_verdict event untouched (${left:-none left})"
 
