@@ -44,7 +44,7 @@ test-bpf: $(BUILD)/sched-shadow $(BUILD)/pelt-count $(BTFGEN)
 	TAP_SUMMARY=$(BUILD)/results/bpf.summary BUILD=$(BUILD) \
 		SCHED_SHADOW=$(BUILD)/sched-shadow PELT_COUNT=$(BUILD)/pelt-count tests/bpf/run.sh
 
-# pelt-count (issue 6): the BPF alternative `make bench` measures against
+# pelt-count: the BPF alternative `make bench` measures against
 # the module; the static build goes into the bench VM (tests/bench/bench.mk)
 # and the dynamic one is tried on the host by test-bpf.
 PC_CFLAGS = $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -Ibpf -I$(BPF_OUT)

@@ -522,7 +522,7 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 	}
 	dom = audit_domain_slot(sd);
 
-	/* perf (issue 11): a busy destination is counted, no CPU is read */
+	/* perf: a busy destination is counted, no CPU is read */
 	if (idle == AUDIT_CPU_NOT_IDLE) {
 		gen = atomic_read(&shadow_reset_gen);
 		raw_write_seqcount_begin(&a->seq);
@@ -914,7 +914,7 @@ int shadow_audit_init(const char *symbol)
  * shadow_audit_arm() - arm or disarm the kretprobe (debugfs `enable`)
  * @on: false: the probe point is left, not even the trampoline runs
  *
- * perf (issue 6): with enable=0 the return handler returned at once, but
+ * perf: with enable=0 the return handler returned at once, but
  * every find_busiest_group() call still took the kprobe trap and the
  * return trampoline.  The caller serializes calls (debugfs.c).
  */

@@ -74,7 +74,7 @@ TRACE_EVENT_FN(sched_load_cfs_rq,
 );
 
 /*
- * perf (issue 6): pelt_se_tp fires for every entity's PELT update and feeds
+ * perf: pelt_se_tp fires for every entity's PELT update and feeds
  * nothing but this event, so the module attaches to it only while this
  * event has a consumer (see shadow_trace_se_reg/unreg above).
  */

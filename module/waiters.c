@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Work to give, per event (issue 11 item 2, issue 15 item 3): what the
+ * Work to give, per event: what the
  * audit needs on every enqueue, dequeue and relevant switch, from work
  * that does not grow with the run queue.  shadow.c calls it under the rq
  * lock and publishes the result; the full hierarchy walk (walk.c) runs

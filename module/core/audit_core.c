@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * audit_core: the verdict on one find_busiest_group() call and the picks
- * of the alternative trackers (see "Vocabulary" in DESIGN.md).
+ * of the alternative trackers (see "Vocabulary" in docs/design.md).
  *
  * The kretprobe glue describes the domain as arrays of groups and CPUs
  * and calls audit_judge(); audit_account() folds the result into plain
@@ -14,8 +14,8 @@
  * model_pick and gives every non-right verdict its reason.  The
  * *trackers* are deliberately simpler ratio models: no classification,
  * just the highest sum(metric) / sum(capacity) among non-local groups, so
- * that the metrics are compared on equal terms (README "Reading the
- * audit" says why; the KERNEL tracker is load_avg under that ratio model,
+ * that the metrics are compared on equal terms (docs/interpreting.md, "The
+ * trackers", says why; the KERNEL tracker is load_avg under that ratio model,
  * not the kernel's rule).
  */
 #include <linux/types.h>

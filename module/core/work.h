@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Work to give, per destination (issue 11): what one CPU's queued CFS
+ * Work to give, per destination: what one CPU's queued CFS
  * waiters could give to a destination CPU D.  A waiter is a CFS task that
  * is queued on the CPU, not running there, and not a delayed-dequeue
  * sleeper.  It counts for D only if the kernel could pull it to D: D in

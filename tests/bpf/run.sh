@@ -149,7 +149,7 @@ if grep -q . "$tmp/bcg.err"; then diag <"$tmp/bcg.err"; fi
 "$SS" bench -m 0 >/dev/null 2>"$tmp/berr"; rc=$?
 [ $rc -ne 0 ] && grep -q "invalid value" "$tmp/berr"; ok $? "bench -m 0: usage error ($rc) on stderr"
 
-# --- pelt-count (issue 6): the BPF alternative `make bench` compares --------
+# --- pelt-count: the BPF alternative `make bench` compares ------------------
 # raw_tp programs on the three bare tracepoints the module hooks; under a
 # wakeup-heavy load every one of them must count calls
 PC=${PELT_COUNT:-$top/build/pelt-count}

@@ -9,7 +9,7 @@
 #             serial port: TAP and exports) and vm-out/<NAME> exports
 # environment:
 #   VM_ACCEL      qemu -accel value (default tcg; tcg,thread=single for
-#                 repeated insmod/rmmod with kretprobes, see DESIGN.md)
+#                 repeated insmod/rmmod with kretprobes, see docs/design.md)
 #   VM_SMP        default 6,sockets=3,cores=2 (>= 3 groups in a domain)
 #   VM_MEM        default 2G
 #   VM_TIMEOUT    seconds before the VM is killed (default 900)

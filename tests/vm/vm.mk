@@ -58,7 +58,7 @@ VM_PROG_BINS      := $(addprefix $(BUILD)/progs/,$(VM_PROGS))
 
 export VM_ACCEL VM_TIMEOUT VM_SCENARIOS
 
-# PREEMPT_RT (issue 15): bookworm's RT kernel boots the trace events'
+# PREEMPT_RT: bookworm's RT kernel boots the trace events'
 # scenarios only (one boot, about 25 s), after the module built for it
 # passed scripts/atomic-calls.py (nothing outside that script's list of
 # atomic-safe kernel functions is reachable from the probes).  Debian's RT

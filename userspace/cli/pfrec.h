@@ -2,7 +2,7 @@
 /*
  * A recording as a Perfetto trace (`record --perfetto`, `run --perfetto`):
  * maps the module's cpus and groups files and the lb_verdict records onto
- * pftrace.h tracks.  Layout (README "Open a run in Perfetto"):
+ * pftrace.h tracks.  Layout (docs/cli.md, "Perfetto trace"):
  *
  *   CPU <n>                      plain track: one instant per lb verdict
  *                                whose destination is CPU n

@@ -104,7 +104,7 @@ run_case depth-6 8 6 0 1024
 run_case idle-1 8 0 1 1024
 run_case idle-1000 8 0 1000 1024
 run_case budget-256 512 0 0 256
-# issue 15: the walk on every event, as before (exact=1)
+# the walk on every event (exact=1)
 run_case exact-tasks-1 1 0 0 1024 exact=1
 run_case exact-tasks-512 512 0 0 1024 exact=1
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 13 (issue 15 items 1-2): fresh values and h_load on a task that
+# Scenario 13: fresh values and h_load on a task that
 # waits.  A CFS task that runs 1 ms every 300 ms (load_avg ~20), in the
 # nested cgroup /s13/a and pinned to cpu1, wakes while an RT spinner holds
 # cpu1 for 2 s (RT throttling off for the scenario), and waits there.  Its se->avg is not updated while it

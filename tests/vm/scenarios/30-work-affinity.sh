@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 30 (work to give per destination, issue 11 item 2): a task
+# Scenario 30 (work to give per destination): a task
 # restricted to one socket is work to give inside that socket only.
 # Socket = /sys/devices/system/cpu/cpu2/topology/package_cpus_list (2-3 on
 # the 3-socket VM).  Three hogs share its two CPUs, all restricted to it

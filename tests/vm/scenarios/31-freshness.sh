@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 31 (freshness, issue 11 item 1): the `void` column of `cpus`.
+# Scenario 31 (freshness): the `void` column of `cpus`.
 # A pinned hog on every CPU keeps events coming.  Checks:
 #  1. under load every online CPU is fresh;
 #  2. enable=0: every CPU says disabled;

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 32 (work to give, issue 11 item 2): a migrate_disable()d task
+# Scenario 32 (work to give): a migrate_disable()d task
 # is no work to give, whatever its affinity.  migdis holds migration
 # disabled from user space (BPF_PROG_TEST_RUN keeps migrate_disable()
 # around its runs, see tests/progs/migdis.c); with full preemption

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 33 (issue 11 item 3, 6.12+): a task that goes to sleep through
+# Scenario 33 (6.12+): a task that goes to sleep through
 # a delayed dequeue (EEVDF DELAY_DEQUEUE) fires no nr_running tracepoint;
 # the switch away from it must refresh the CPU's state.  On cpu2 a hog
 # and a sleeper (runs 2 ms, sleeps 20 ms), both pinned there; `cpus` and

@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 34 (issue 15 item 3, fidelity): outside exact mode the
+# Scenario 34 (fidelity): outside exact mode the
 # hierarchy walk (`groups`, shadow columns) runs once per PELT period of
 # the root or after 32 events, while `cpus` counts are per event.  How
 # stale `groups` membership is, measured: 8 duty-cycle threads (1 ms run,
 # 3 ms sleep) in two nested cgroups over all CPUs; `cpus` and `groups`
 # read together every 5 ms; per round and busy CPU, the root row's
 # h_tasks (last walk) is compared with h_nr_running (last event).  Same
-# with exact=1 (walk on every event).  Both shares are printed (README,
-# Performance).  Checks:
+# with exact=1 (walk on every event).  Both shares are printed
+# (docs/performance.md, "Fidelity trade-off").  Checks:
 #  1. the data is there: >= 100 CPU-rounds in each mode;
 #  2. exact=1 keeps groups fresher than the default mode: at most three
 #     quarters of the default's share of disagreeing rounds (what remains
@@ -16,7 +16,7 @@
 #     the emulator: 7 % on multi-threaded TCG, 28 % on one host thread,
 #     where all six vCPUs share a host CPU between the two reads), and
 #     under 40 % in absolute terms; the default mode is no fresher (the
-#     trade-off the README documents: 79-86 % of busy CPU-rounds disagree
+#     trade-off docs/performance.md documents: 79-86 % of busy CPU-rounds disagree
 #     by default on 6.1).  The bound was half until a 7.3 run measured
 #     97/204 by default (its flat walk keeps up better) against 67/201
 #     with exact=1 (0.70 of it; other 7.3 runs 0.38 and 0.64).

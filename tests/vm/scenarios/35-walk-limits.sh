@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 35 (issues 12 and 15: never a silently wrong number): the walk's
+# Scenario 35 (never a silently wrong number): the walk's
 # limits are reported, not hidden.
 #  1. walk_budget=16 (the smallest accepted) with 20 hogs on cpu1: the
 #     walk is over budget, cpu1 counts it (`over_budget`), its `void` says

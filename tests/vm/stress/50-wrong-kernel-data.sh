@@ -120,7 +120,7 @@ fi
 bg_stop
 cg_rm /s50w
 
-# both levels run the deep tree and the 70 cgroups (the README lists them;
+# both levels run the deep tree and the 70 cgroups (docs/testing.md lists them;
 # the short level took about 10 s more)
 {
 	# ---- deeper than the walk follows (16 levels): a 20-level tree ----
