@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # plan: 1
 # make bench, part 2: cost per call as the work grows, from the module's
 # own `stats` (stats=1).  Every case queues its tasks on the last CPU ($PC,
@@ -61,7 +62,7 @@ measure() {
 
 # run_case NAME TASKS DEPTH IDLE BUDGET [PARAMS]
 run_case() {
-	local name=$1 tasks=$2 depth=$3 idle=$4 budget=$5 extra=$6 cg= d=0
+	local name=$1 tasks=$2 depth=$3 idle=$4 budget=$5 extra=$6 cg='' d=0
 	bench_config none
 	modload $KO "stats=1 walk_budget=$budget $extra" > /tmp/insmod.err 2>&1 || { fail=1; not_ok "scaling: load" "$(cat /tmp/insmod.err)"; return; }
 	if [ "$idle" -gt 0 ]; then

@@ -48,7 +48,7 @@ _tap_count() {	# _tap_count pass|fail|skip -> prints the new test number
 
 # the last result line, for the harness's "where" when a scenario stops early
 _tap_last() { echo "$*" > /run/tap.last; }
-ok() { local l="ok $(_tap_count pass) - $*"; _emit "$l"; _tap_last "$l"; }
+ok() { local l; l="ok $(_tap_count pass) - $*"; _emit "$l"; _tap_last "$l"; }
 not_ok() {
 	local name=$1 l
 	shift
@@ -63,7 +63,7 @@ check() {
 	shift
 	if [ "$rc" -eq 0 ]; then ok "$@"; else not_ok "$@"; fi
 }
-tap_skip() { local l="ok $(_tap_count skip) - $1 # SKIP $2"; _emit "$l"; _tap_last "$l"; }
+tap_skip() { local l; l="ok $(_tap_count skip) - $1 # SKIP $2"; _emit "$l"; _tap_last "$l"; }
 
 diag() {
 	if [ $# -gt 0 ]; then
@@ -111,6 +111,7 @@ dmesg_clean() {
 # --- module --------------------------------------------------------------
 module_loaded() { grep -q '^sched_shadow ' /proc/modules; }
 
+# shellcheck disable=SC2120 # an optional module file, $KO when none
 load_module() {
 	local ko=${1:-$KO} out
 	module_loaded && return 0

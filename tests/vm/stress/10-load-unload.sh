@@ -25,10 +25,10 @@ unload_module
 
 # quiesced memory figures: KB of SUnreclaim Percpu VmallocUsed, slab KB
 memfig() {
-	sleep $(fig 2 1)
+	sleep "$(fig 2 1)"
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
-	sleep $(fig 3 2)
+	sleep "$(fig 3 2)"
 	slab=-
 	[ -r /proc/slabinfo ] && slab=$(awk 'NR > 2 { s += $3 * $4 } END { printf "%d", s / 1024 }' /proc/slabinfo)
 	echo "$(awk '$1 == "SUnreclaim:" { u = $2 } $1 == "Percpu:" { p = $2 } $1 == "VmallocUsed:" { v = $2 }
