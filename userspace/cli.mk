@@ -67,8 +67,15 @@ CLI_GEN_HDRS = $(if $(CLI_PERFETTO_WHY),,$(CLI_PB_H))
 CLI_BIN     = $(BUILD)/sched-shadow
 
 tools: cli-features $(BUILD)/sched-shadow
-VM_EXTRA_TARGETS += $(BUILD)/sched-shadow-static
-VM_EXTRA_FILES   += $(BUILD)/sched-shadow-static:/bin/sched-shadow
+VM_EXTRA_TARGETS += $(BUILD)/sched-shadow-static $(BUILD)/quickstart.txt
+VM_EXTRA_FILES   += $(BUILD)/sched-shadow-static:/bin/sched-shadow \
+		    $(BUILD)/quickstart.txt:/etc/sched_shadow-quickstart.txt
+
+# The README's quick start as data (tests/quickstart/extract.sh): the host
+# steps run in tests/install, the rest in VM scenario 64.
+$(BUILD)/quickstart.txt: README.md tests/quickstart/extract.sh
+	@mkdir -p $(dir $@)
+	tests/quickstart/extract.sh README.md > $@.tmp && mv $@.tmp $@
 
 # An object is rebuilt when a feature turns on or off (the flags file changes).
 CLI_FLAGS_FILE = $(BUILD)/cli/features.flags

@@ -166,7 +166,7 @@ fb env SCHED_SHADOW_BOOT="$tmp/badboot" SCHED_SHADOW_BTF_CACHE="$tmp/newcache" "
 [ $rc -eq 1 ] && grep -q '^find-btf: no BTF for kernel 0.0.2-text: no xz/zstd/gzip payload' "$tmp/fb.err" && [ ! -e "$tmp/newcache" ]
 ok $? "not a kernel image: clear message, nothing created"
 
-# --- the `readelf | grep -q` race (issue 12) ---------------------------------
+# --- the `readelf | grep -q` race ----------------------------------------------
 # Both scripts used to run `readelf -S | grep -q ' \.BTF '` under pipefail:
 # grep exits at the match, readelf dies of SIGPIPE on its next write and the
 # check fails ("built without CONFIG_DEBUG_INFO_BTF", 20 in 200 on 6.12 and
@@ -415,5 +415,49 @@ ok $? "that CLI's version lists both features off with the reason; it links neit
 [ $rc -eq 3 ] && grep -q "built without Perfetto traces: turned off" "$tmp/nofeat.err" && [ ! -e "$tmp/x.trace" ] &&
 	[ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] && grep -q "^bpf: not available: built without BPF: /nonexistent/clang not found" "$tmp/nofeat.run"
 ok $? "record --perfetto there: exit 3 ($rc) saying why; run works and says BPF is not built ($rc2, $rc3)"
+
+# --- the README's quick start: its install steps, as written -----------------
+# (tests/quickstart/extract.sh; scenario 64 runs the rest in the VM).  As
+# the host cannot load modules, `uname -r` answers the headers' kernel,
+# the module is built against that kernel's BTF, and the install is staged
+# (DESTDIR): the commands themselves are the README's, `sudo` the only shim.
+qs=$tmp/quickstart.txt
+"$top/tests/quickstart/extract.sh" "$top/README.md" > "$qs"; rc=$?
+nhost=$(grep -c '^cmd host ' "$qs")
+[ $rc -eq 0 ] && [ "$nhost" -ge 3 ] && grep -q '^cmd host .*make install' "$qs"
+ok $? "the README's quick start: $nhost install steps (apt-get, make, make install) to run on the host"
+qs_run() { # qs_run N COMMAND: run it as the README writes it; its output in $tmp/qs.N
+	( cd "$top" || exit 1
+	  sudo() { "$@"; }
+	  uname() { if [ "$*" = -r ]; then echo "$KVER"; else command uname "$@"; fi; }
+	  export -f sudo uname
+	  unset MAKEFLAGS MFLAGS MAKELEVEL
+	  export KVER KDIR=/lib/modules/$KVER/build BTF=$VM_BTF SCHED_SHADOW_BTF=$VM_BTF \
+		DESTDIR=$tmp/qs-dest DEBIAN_FRONTEND=noninteractive
+	  bash -c "$2" ) > "$tmp/qs.$1" 2>&1
+}
+n=0
+while IFS= read -r rec; do
+	case $rec in
+	"cmd host "*) n=$((n + 1)); echo "${rec#cmd host }" > "$tmp/qs.cmd.$n"; : > "$tmp/qs.want.$n" ;;
+	"cmd vm "*) n=$((n + 1)); echo skip > "$tmp/qs.cmd.$n" ;;
+	"out "*) [ -f "$tmp/qs.want.$n" ] && echo "${rec#out }" >> "$tmp/qs.want.$n" ;;
+	esac
+done < "$qs"
+for i in $(seq "$n"); do
+	cmd=$(cat "$tmp/qs.cmd.$i")
+	[ "$cmd" = skip ] && continue
+	qs_run "$i" "$cmd"; rc=$?
+	missing=
+	while IFS= read -r want; do
+		sed 's/[ \t]*$//' "$tmp/qs.$i" | grep -qxF -- "$want" || missing="$missing | $want"
+	done < "$tmp/qs.want.$i"
+	[ $rc -eq 0 ] && [ -z "$missing" ]
+	ok $? "quick start (host): \$ $cmd${missing:+: lines not in the output:$missing}"
+	[ $rc -eq 0 ] || tail -n 5 "$tmp/qs.$i" | diag
+done
+[ -f "$tmp/qs-dest/lib/modules/$KVER/extra/sched_shadow.ko" ] && [ -x "$tmp/qs-dest/usr/local/bin/sched-shadow" ] &&
+	[ -f "$tmp/qs-dest/usr/local/share/bash-completion/completions/sched-shadow" ]
+ok $? "quick start (host): make install put the module, the CLI and the completion in place"
 
 tap_end

@@ -21,6 +21,7 @@ CLI=/bin/sched-shadow
 # `make compare` puts its settings here (DEMO_ROUNDS, DEMO_DURATION, DEMO_BENCH,
 # DEMO_SIB_WEIGHT)
 CONF=/etc/sched_shadow-demo.conf
+# shellcheck source=/dev/null # the settings `make compare` writes
 [ -f $CONF ] && . $CONF
 DUR=${DEMO_DURATION:-10}
 ROUNDS=${DEMO_ROUNDS:-1}
