@@ -290,6 +290,18 @@ int main(void)
 	}
 	free(text);
 
+	/* the model's agreement, when the module's info has it */
+	snprintf(path, sizeof(path), "%s/agree.json", tmpdir);
+	snprintf(cmd, sizeof(cmd), "sed 's/\"lb_unexplained_wrong\": /\"lb_model_agree\": \"950\", "
+		 "\"lb_model_disagree\": \"12\", \"lb_unexplained_wrong\": /' %s > %s", b, path);
+	rc = system(cmd);
+	rc |= run("compare", a, path, NULL);
+	tap_ok(rc == 0 && strstr(out, "model agrees/disagrees with the kernel's pick") &&
+	       strstr(out, "950/12"),
+	       "compare: the model's agreement (info lb_model_agree/disagree) when a run has it");
+	rc = run("compare", a, b, NULL);
+	tap_ok(rc == 0 && !strstr(out, "model agrees"), "... and no such row when neither has it");
+
 	/* errors */
 	snprintf(path, sizeof(path), "%s/bad.json", tmpdir);
 	write_file(path, "{\"schema\": \"sched_shadow/v1\",\n \"command\": run}\n");

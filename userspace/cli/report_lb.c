@@ -229,6 +229,28 @@ static int lb_trackers_of(const struct report *r, struct lb_tracker *tr, int max
 	return n;
 }
 
+/*
+ * How often the module's model of the kernel's rule picked what the kernel
+ * picked (info lb_model_agree, lb_model_disagree), when the module says.
+ */
+static void lb_compare_agreement(const struct report *const run[2], struct cmp_out *o)
+{
+	const char *ag[2], *dis[2];
+	char c[2][64];
+	int i, any = 0;
+
+	for (i = 0; i < 2; i++) {
+		ag[i] = lb_info(run[i], "lb_model_agree");
+		dis[i] = lb_info(run[i], "lb_model_disagree");
+		any |= ag[i] && dis[i];
+	}
+	if (!any)
+		return;
+	for (i = 0; i < 2; i++)
+		cmp_cell(c[i], sizeof(c[i]), ag[i] && dis[i], "%s/%s", ag[i], dis[i]);
+	cmp_row(o, "model agrees/disagrees with the kernel's pick", c[0], c[1]);
+}
+
 static void lb_compare(const struct report *const run[2], struct cmp_out *o)
 {
 	static const char *const vnames[] = { "judged calls", "right", "wrong", "missed", "none",
@@ -270,6 +292,7 @@ static void lb_compare(const struct report *const run[2], struct cmp_out *o)
 		cmp_title(o, "balancing attempts (one verdict each, idle+newidle, all domains): verdict/reason");
 		cmp_row(o, "headline: unexplained wrong", uw[0] ? uw[0] : "-", uw[1] ? uw[1] : "-");
 		cmp_row(o, "headline: unexplained missed", um[0] ? um[0] : "-", um[1] ? um[1] : "-");
+		lb_compare_agreement(run, o);
 		for (i = 0; i < 2; i++)
 			for (k = 0; k < rs[i].n; k++) {
 				int j;
@@ -353,6 +376,19 @@ static void lb_compare_json(const struct report *r, struct json_writer *w)
 		json_obj_begin(w);
 		json_kv_u64(w, "unexplained_wrong", uw ? strtoull(uw, NULL, 10) : 0);
 		json_kv_u64(w, "unexplained_missed", um ? strtoull(um, NULL, 10) : 0);
+		{
+			const char *ag = lb_info(r, "lb_model_agree"), *dis = lb_info(r, "lb_model_disagree");
+
+			json_key(w, "model");
+			if (ag && dis) {
+				json_obj_begin(w);
+				json_kv_u64(w, "agree", strtoull(ag, NULL, 10));
+				json_kv_u64(w, "disagree", strtoull(dis, NULL, 10));
+				json_obj_end(w);
+			} else {
+				json_null(w);
+			}
+		}
 		json_key(w, "by_reason");
 		json_obj_begin(w);
 		for (k = 0; k < rs.n; k++)
