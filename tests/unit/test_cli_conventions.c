@@ -192,6 +192,20 @@ int main(void)
 	rc = run("cpus", "-j", "--debugfs", FIX "/good", NULL);
 	check_json("'cpus' in d", "-j after the command: the same", rc == 0);
 
+	/* run -j -o FILE: CMD's failing status passes through, no {"error"} on stdout */
+	{
+		char dbg[128], rep[128], cmd[300];
+
+		snprintf(dbg, sizeof(dbg), "%s/dbg", tmpdir);
+		snprintf(rep, sizeof(rep), "%s/r.json", tmpdir);
+		snprintf(cmd, sizeof(cmd), "cp -r " FIX "/good %s", dbg);
+		if (system(cmd))
+			tap_diag("copy failed");
+		rc = run("-j", "--debugfs", dbg, "run", "--no-bpf", "-o", rep, "--", "false", NULL);
+		tap_ok(rc == 1 && !out[0] && strstr(file_text(rep), "\"exit_status\": 1"),
+		       "-j run -o FILE -- false: exit 1 (CMD's), the report in FILE, nothing on stdout");
+	}
+
 	/* one prefix on errors without -j */
 	rc = run("bench", "-C", "5", NULL);
 	tap_ok(rc == 64 && one_prefix() && strstr(err, "option '-C' is now -c/--cputime"),

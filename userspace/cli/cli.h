@@ -61,6 +61,7 @@ struct cli_global {
 	int json;			/* -j/--json or -p/--pretty (global or the command's) */
 	const char *cmd;		/* the command running, for messages */
 	char last_err[512];		/* the last error said, for {"error": ...} under -j */
+	int doc_written;		/* the command wrote its document (to a file: run -o) */
 };
 extern struct cli_global cli;
 

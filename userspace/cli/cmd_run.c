@@ -364,6 +364,7 @@ int cmd_run(int argc, char **argv)
 		report_print_text(r, s->out);
 	}
 	status = trace_failed ? CLI_EXIT_FAIL : r->exit_status;
+	cli.doc_written = 1;	/* CMD's status passes through: no {"error"} for it */
 	if (fflush(s->out) || ferror(s->out)) {
 		cli_err("run", "%s: %s", s->o.output ? s->o.output : "stdout", strerror(errno));
 		status = CLI_EXIT_FAIL;

@@ -518,7 +518,7 @@ int cli_main(int argc, char **argv)
 out:
 	fflush(stdout);
 	docs = json_stdout_documents();
-	if (rc != CLI_EXIT_OK && cli.json && !docs) {
+	if (rc != CLI_EXIT_OK && cli.json && !docs && !cli.doc_written) {
 		struct json_writer w;
 
 		json_init(&w, stdout, 1);
