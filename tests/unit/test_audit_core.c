@@ -1107,6 +1107,48 @@ static void test_hand_capacity_first(void)
 	       "hand: capacity_first filters the bigger CPUs' group: no busiest");
 }
 
+static void test_hand_idle_wrap(void)
+{
+	/*
+	 * calculate_imbalance(): max_t(long, 0, local->idle_cpus -
+	 * busiest->idle_cpus) subtracts unsigned ints.  MC domain
+	 * (SD_SHARE_LLC: no util branch), newly idle dst whose idle_cpu() is
+	 * still false (curr not yet the idle task): local idle_cpus 0, nr 1
+	 * (has_spare); G1 {3 tasks, idle} runnable 3072: overloaded, idle 1.
+	 * Overloaded skips the idle_cpus exit; 0 - 1 wraps to 4294967295,
+	 * >> 1 = 2147483647: the kernel picks G1.  On a NUMA domain the value
+	 * goes through adjust_numa_imbalance()'s int: -1, kept unless local
+	 * nr + 1 <= imb_numa_nr (then -1 <= 2 gives 0); -1 >> 1 = -1.
+	 */
+	struct audit_cpu c[6] = {
+		hc(0, 0, 0, 0, 0, 0, 0), hc(1, 1, 1, 1024, 1024, 1024, 0),
+		hc(2, 3, 3, 3072, 1024, 3072, 1), hc(3, 0, 0, 0, 0, 0, 0),
+		hc(4, 0, 0, 0, 0, 0, 0), hc(5, 0, 0, 0, 0, 0, 0),
+	};
+	struct audit_gstats gs[3];
+	struct audit_domain d;
+	struct audit_result r;
+
+	c[0].idle = false;
+	audit_domain_default(&d);
+	d.flags = AUDIT_SD_SHARE_LLC;
+	hjudge(&d, hg, 3, c, 6, 1, gs, &r);
+	tap_ok(gs[0].cls == AUDIT_CLS_HAS_SPARE && gs[0].idle_cpus == 0 &&
+	       gs[1].cls == AUDIT_CLS_OVERLOADED && r.model_pick == 1 &&
+	       r.model.imbalance == 2147483647ULL && r.verdict == AUDIT_RIGHT,
+	       "hand: fewer idle CPUs in the local group wrap the unsigned difference: the kernel picks");
+	d.flags = AUDIT_SD_NUMA | AUDIT_SD_SHARE_LLC;
+	d.imb_numa_nr = 4;
+	hjudge(&d, hg, 3, c, 6, -1, gs, &r);
+	tap_ok(r.model_pick == -1 && r.model.exit == AUDIT_R_IMBALANCE_ZERO &&
+	       r.verdict == AUDIT_MISSED && r.reason == AUDIT_R_IMBALANCE_ZERO,
+	       "hand: NUMA, local nr + 1 <= imb_numa_nr: the wrapped -1 is a small imbalance: 0");
+	d.imb_numa_nr = 1;
+	hjudge(&d, hg, 3, c, 6, 1, gs, &r);
+	tap_ok(r.model_pick == 1 && r.model.imbalance == ~0ULL,
+	       "hand: NUMA above imb_numa_nr: -1 stays (-1 >> 1 = -1): the kernel picks");
+}
+
 /* The rows of lb_attempts come from the reason table, nothing else. */
 static void test_reason_table(void)
 {
@@ -1214,5 +1256,6 @@ int main(int argc, char **argv)
 	test_hand_missed_exits();
 	test_hand_classes();
 	test_hand_capacity_first();
+	test_hand_idle_wrap();
 	return tap_end();
 }
