@@ -391,7 +391,9 @@ static void audit_rules_init(void)
 		     AUDIT_RULE_SMT_BALANCE | AUDIT_RULE_PREFER_SIBLING_BUSIEST;
 	if (smt6 && HAS_KS_sched_group__cores)
 		r |= AUDIT_RULE_SIBLING_IMBALANCE;
-	if (HAS_KS_cfs_rq__h_nr_runnable)
+	/* the balancer sums h_nr_runnable since the series that renamed
+	 * idle_h_nr_running to h_nr_idle (6.14); 6.12.117 has only the field */
+	if (HAS_KS_cfs_rq__h_nr_runnable && HAS_KS_cfs_rq__h_nr_idle)
 		r |= AUDIT_RULE_H_NR_RUNNABLE;
 	if (llc7)
 		r |= AUDIT_RULE_EAS_OVERLOAD | AUDIT_RULE_LLC_BALANCE | AUDIT_RULE_MISFIT_DST_CAPACITY;
