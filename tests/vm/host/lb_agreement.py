@@ -14,7 +14,10 @@ newly idle), each counted once in lb_model_agree or one of the three
 disagreement causes; where either picked: the attempts where the kernel or
 the model picked a group; void: the judged attempts whose verdict is void.
 
-usage: lb_agreement.py EXPORT_DIR [--check]
+usage: lb_agreement.py EXPORT_DIR [--check] [--reasons]
+  --reasons  also print the judged attempts per verdict and reason (the
+           lbmodel-N.att exports' `all` rows, idle and newidle) as
+           "# reasons: verdict/reason N, ..."
   --check  also print TAP checks of the targets (agreement >= 99.5 %, where
            either picked >= 99 %, unknown <= 0.1 %), the known rules by
            name, and "N passed, N failed"; exit 1 on a miss or on no data.
@@ -96,6 +99,22 @@ def main():
               "(evidence decided:in_force:flipped %s); measured on the other %d: agreement %.1f%%"
               % (release, n, pct(ca, n), ", ".join(learned) or "nothing",
                  "; ".join(ev) or "none", mj, pct(ma, mj)))
+    if "--reasons" in sys.argv:
+        rows = {}
+        for f in sorted(glob.glob(os.path.join(args[0], "lbmodel-*.att"))):
+            with open(f) as fh:
+                lines = fh.read().splitlines()
+            if len(lines) < 2:
+                continue
+            cols = lines[1].split()
+            for line in lines[2:]:
+                p = line.split()
+                if len(p) != len(cols) or p[0] != "all" or p[1] == "busy":
+                    continue
+                k = p[2] + "/" + p[3]
+                rows[k] = rows.get(k, 0) + int(p[cols.index("attempts")])
+        print("# reasons: " + ", ".join("%s %d" % kv for kv in
+                                        sorted(rows.items(), key=lambda kv: -kv[1]) if kv[1]))
     if not check:
         return 0
     n = fail = 0
