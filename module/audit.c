@@ -173,6 +173,7 @@ struct audit_pcpu {
 	/* the search's entry read: its owner, the groups' capacities, per CPU id */
 	bool entry_busy;
 	bool entry_done;
+	unsigned long entry_since;		/* jiffies when entry_busy was taken */
 	void *entry_env;
 	u64 entry_sgc[AUDIT_MAX_GROUPS];
 	struct audit_live *entry;		/* [nr_cpu_ids] */
@@ -1052,8 +1053,14 @@ static int audit_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	 * The entry read of the kernel's inputs; a search nested on this CPU
 	 * (a softirq's balance inside a newidle one) does not take it over.
 	 */
-	if (d->env && !a->entry_busy && audit_idle_type(ks_lb_env_idle(d->env)) != AUDIT_CPU_NOT_IDLE) {
+	/*
+	 * An owner whose return never ran (the probe disarmed in between)
+	 * would keep the read to itself: after a second it is taken over.
+	 */
+	if (d->env && (!a->entry_busy || time_after(jiffies, a->entry_since + HZ)) &&
+	    audit_idle_type(ks_lb_env_idle(d->env)) != AUDIT_CPU_NOT_IDLE) {
 		a->entry_busy = true;
+		a->entry_since = jiffies;
 		d->entry_owner = true;
 		rcu_read_lock();
 		audit_entry_read(a, d->env);
