@@ -774,6 +774,19 @@ static void test_hand_fully_busy(void)
 	       r.model.imbalance == 1 && r.cause == AUDIT_CAUSE_AGREE &&
 	       r.verdict == AUDIT_WRONG && r.reason == AUDIT_R_CLASS_FULLY_BUSY,
 	       "hand 6.1: fully_busy tie keeps the first group: wrong/fully_busy, model agrees");
+	{
+		u32 differs, fagree;
+
+		/* the evidence: under 6.1's rules the kernel's NULL disagrees;
+		 * fully_busy_later switched gives NULL: the tie rule decided it */
+		hjudge(&d, hg, 3, c, 6, -1, gs, &r);
+		audit_model_flips(&d, gs, 3, AUDIT_CPU_NEWLY_IDLE, &r.model, -1,
+				  AUDIT_RULES_FLIPPABLE, &differs, &fagree);
+		tap_ok(r.cause == AUDIT_CAUSE_UNKNOWN && (differs & AUDIT_RULE_FULLY_BUSY_LATER) &&
+		       (fagree & AUDIT_RULE_FULLY_BUSY_LATER) &&
+		       !(differs & AUDIT_RULE_MISFIT_TIE_FIRST) && !(differs & AUDIT_RULE_EAS_FIRST),
+		       "hand: flips: only fully_busy_later decides this attempt, and its opposite matches");
+	}
 	d.rules = AUDIT_RULES_6_12;
 	ranks66(&d);
 	hjudge(&d, hg, 3, c, 6, 1, gs, &r);
