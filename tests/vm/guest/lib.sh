@@ -119,9 +119,10 @@ load_module() {
 		return 1
 	fi
 	# modload: one finit_module() (busybox insmod retries with init_module);
-	# KO_PARAMS: parameters every (re)load gets (the lb scenarios' calibration)
-	# shellcheck disable=SC2086
-	out=$(modload "$ko" ${KO_PARAMS:-} 2>&1)
+	# /run/ko.params: parameters every (re)load gets while it exists (the lb
+	# scenarios' rule calibration; each scenario runs in its own shell)
+	# shellcheck disable=SC2046
+	out=$(modload "$ko" $(cat /run/ko.params 2>/dev/null) 2>&1)
 	local rc=$?
 	echo "$out" > /tmp/insmod.err
 	return $rc
@@ -260,9 +261,9 @@ lb_need() {
 	# ones (tests/vm/host/lb_agreement.py prints both)
 	if [ ! -f /run/lb.calib ]; then
 		: > /run/lb.calib
-		if [ "${LB_LEARN:-2000}" -gt 0 ] && module_loaded && unload_module; then
-			KO_PARAMS="lb_rules_learn=${LB_LEARN:-2000}"
-			load_module || diag "reload with $KO_PARAMS failed: $(cat /tmp/insmod.err)"
+		if [ "${LB_LEARN:-2000}" -gt 0 ] && unload_module; then
+			echo "lb_rules_learn=${LB_LEARN:-2000}" > /run/ko.params
+			load_module || diag "load with $(cat /run/ko.params) failed: $(cat /tmp/insmod.err)"
 		fi
 	fi
 	need_module "$1: module loaded" || return 1
@@ -291,8 +292,9 @@ lb_model_export() {
 	cat "$SS/info" > /tmp/lbm.info 2>/dev/null && vm_export "lbmodel-$n.info" /tmp/lbm.info
 	# once the calibration is done, later reloads keep what it learned
 	if grep -q '^lb_calibration done' /tmp/lbm.info; then
-		KO_PARAMS=$(awk '$1 ~ /^lb_rule\./ && $2 ~ /:learned$/ {
-			r = substr($1, 9); printf "%s%s%s", n++ ? "," : "lb_rules=", $2 ~ /^on/ ? "+" : "-", r }' /tmp/lbm.info)
+		awk '$1 ~ /^lb_rule\./ && $2 ~ /:learned$/ {
+			r = substr($1, 9); printf "%s%s%s", n++ ? "," : "lb_rules=", $2 ~ /^on/ ? "+" : "-", r }' \
+			/tmp/lbm.info > /run/ko.params
 	fi
 	cat "$SS/lb_attempts" > /tmp/lbm.att 2>/dev/null && vm_export "lbmodel-$n.att" /tmp/lbm.att
 }
