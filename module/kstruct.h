@@ -432,16 +432,15 @@ static __always_inline bool ks_tg_bandwidth_limited(const struct task_group *tg)
 /* the group's cfs_rq on @cpu: tg->cfs_rq[cpu], or per_cpu_ptr(tg->cfs_rq, cpu) on 7.3 */
 static __always_inline struct cfs_rq *ks_tg_cfs_rq(const struct task_group *tg, int cpu)
 {
-#if KS_BANDWIDTH_READABLE
-	void *base = READ_ONCE(*KS_ADDR(void *const, tg, task_group, cfs_rq));
+#if KS_BANDWIDTH_READABLE && KS_task_group__cfs_rq_PTRS == 2
+	struct cfs_rq **arr = READ_ONCE(*KS_ADDR(struct cfs_rq **const, tg, task_group, cfs_rq));
 
-	if (!base)
-		return NULL;
-#if KS_task_group__cfs_rq_PTRS == 2
-	return READ_ONCE(((struct cfs_rq **)base)[cpu]);
-#else
-	return (struct cfs_rq *)per_cpu_ptr((void __percpu *)base, cpu);
-#endif
+	return arr ? READ_ONCE(arr[cpu]) : NULL;
+#elif KS_BANDWIDTH_READABLE
+	/* a per-CPU pointer (named address space on 7.x: no cast from a plain one) */
+	void __percpu *base = READ_ONCE(*KS_ADDR(void __percpu *const, tg, task_group, cfs_rq));
+
+	return base ? (struct cfs_rq *)per_cpu_ptr(base, cpu) : NULL;
 #else
 	return NULL;
 #endif
