@@ -128,6 +128,7 @@ struct audit_counts {
 	 * those the ones where the rule in force / its opposite gave the kernel's */
 	u64 rule_disc[AUDIT_NR_RULES], rule_in_force[AUDIT_NR_RULES], rule_flipped[AUDIT_NR_RULES];
 	u64 no_rq;		/* CPU entries whose rq was not learned yet (read as stale) */
+	u64 stale_entry;	/* stale disagreements the entry read's inputs reproduce */
 };
 
 /*
@@ -838,6 +839,66 @@ static void audit_attempt_keep(struct audit_pcpu *a, const struct audit_domain *
 		audit_format_state(a, d, a->groups, ng);
 }
 
+/* Exchange the model inputs of entry @c with the entry read @e (its own inverse). */
+static void audit_swap_live(struct audit_cpu *c, struct audit_live *e)
+{
+	struct audit_live r = {
+		.load = c->load_avg, .util = c->util_avg, .util_est = c->util_est,
+		.runnable = c->runnable_avg, .capacity = c->capacity,
+		.capacity_orig = c->capacity_orig, .misfit = c->misfit_task_load,
+		.nr = c->nr_running, .h_nr = c->h_nr_running, .llc_pref = c->llc_pref,
+		.idle = c->idle, .have = true,
+	};
+
+	c->load_avg = e->load;
+	c->util_avg = e->util;
+	c->util_est = e->util_est;
+	c->runnable_avg = e->runnable;
+	c->capacity = e->have ? e->capacity : SCHED_CAPACITY_SCALE;
+	c->capacity_orig = e->capacity_orig;
+	c->misfit_task_load = e->misfit;
+	c->nr_running = e->nr;
+	c->h_nr_running = e->h_nr;
+	c->llc_pref = e->llc_pref;
+	c->idle = e->idle;
+	*e = r;
+}
+
+/*
+ * A stale disagreement: does the model on the entry read's inputs give the
+ * kernel's outcome?  (The kernel read each CPU somewhere between the two
+ * reads.)  Swaps the stale CPUs' inputs in place, reruns the statistics
+ * and the model, and swaps back (O(groups + CPUs)); not on overlapping
+ * domains, where a CPU has more than one entry.
+ */
+static bool audit_stale_entry_agrees(struct audit_pcpu *a, const struct audit_domain *d,
+				     int ng, int nc, int idle, int kernel_pick)
+{
+	struct audit_model m;
+	int i, g;
+
+	if (!a->entry_done || (d->flags & AUDIT_SD_OVERLAP))
+		return false;
+	for (i = 0; i < nc; i++)
+		if (a->cpus[i].stale && (unsigned int)a->cpus[i].cpu < nr_cpu_ids)
+			audit_swap_live(&a->cpus[i], &a->entry[a->cpus[i].cpu]);
+	for (g = 0; g < ng; g++) {
+		if (a->groups[g].stale)
+			swap(a->groups[g].capacity, a->entry_sgc[g]);
+		audit_group_stats(d, &a->groups[g], a->cpus, nc, idle, &a->gs[g]);
+	}
+	audit_model_run(d, a->gs, ng, idle, &m);
+	for (i = 0; i < nc; i++)
+		if (a->cpus[i].stale && (unsigned int)a->cpus[i].cpu < nr_cpu_ids)
+			audit_swap_live(&a->cpus[i], &a->entry[a->cpus[i].cpu]);
+	for (g = 0; g < ng; g++) {
+		if (a->groups[g].stale)
+			swap(a->groups[g].capacity, a->entry_sgc[g]);
+		audit_group_stats(d, &a->groups[g], a->cpus, nc, idle, &a->gs[g]);
+	}
+	return m.pick == kernel_pick;
+}
+
 /*
  * One judged attempt of the calibration phase (lb_rules_learn=N): its
  * evidence, and at the N-th the decision.  Atomic counters: the phase is
@@ -886,6 +947,7 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 	struct audit_domain d;
 	struct audit_result res;
 	u32 unreadable = 0, no_rq = 0, gen, differs = 0, fagree = 0;
+	bool stale_entry = false;
 	int b;
 
 	if (!sd || !allowed || (unsigned int)dst >= nr_cpu_ids)
@@ -982,6 +1044,8 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 			audit_model_flips(&d, a->gs, ng, idle, &res.model, res.kernel_pick,
 					  AUDIT_RULES_FLIPPABLE & ~(audit_rules_on | audit_rules_off),
 					  &differs, &fagree);
+		if (!bad && first_search && res.cause == AUDIT_CAUSE_STALE)
+			stale_entry = audit_stale_entry_agrees(a, &d, ng, nc, idle, res.kernel_pick);
 	}
 
 	gen = atomic_read(&shadow_reset_gen);
@@ -1003,6 +1067,7 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 		if (res.flags & AUDIT_F_PICKED_LOCAL)
 			a->n.picked_local++;
 		a->n.entry_unread += !a->entry_done;
+		a->n.stale_entry += stale_entry;
 		audit_count(&a->n, dom, &res);
 		for (b = 0; differs && b < AUDIT_NR_RULES; b++) {
 			if (!(differs & BIT(b)))
@@ -1433,7 +1498,7 @@ static bool audit_read_counts(int cpu, struct audit_counts *n);
 void shadow_audit_info(struct seq_file *m)
 {
 	u64 bad = 0, local = 0, many = 0, unreadable = 0, cut = 0, skipped = 0, nested = 0;
-	u64 orphan = 0, uw = 0, um = 0, unread = 0, no_rq = 0, judged = 0, voids = 0;
+	u64 orphan = 0, uw = 0, um = 0, unread = 0, no_rq = 0, judged = 0, voids = 0, st_entry = 0;
 	u64 model[ATT_NR_COLS] = { 0 }, known[AUDIT_NR_KNOWN_RULES] = { 0 };
 	u64 ev[3][AUDIT_NR_RULES] = { { 0 } };
 	struct audit_counts *n;
@@ -1455,6 +1520,7 @@ void shadow_audit_info(struct seq_file *m)
 			nested += n->att_nested;
 			orphan += n->att_orphan;
 			unread += n->entry_unread;
+			st_entry += n->stale_entry;
 			no_rq += n->no_rq;
 			for (k = 0; k < AUDIT_NR_KNOWN_RULES; k++)
 				known[k] += n->known[k];
@@ -1504,6 +1570,8 @@ void shadow_audit_info(struct seq_file *m)
 	seq_printf(m, "lb_model_either_picked %llu\nlb_model_either_agree %llu\n",
 		   model[ATT_EITHER], model[ATT_EITHER_AGREE]);
 	seq_printf(m, "lb_model_entry_unread %llu\nlb_model_no_rq %llu\n", unread, no_rq);
+	/* judged searches (attempts' first ones) whose stale disagreement the entry inputs reproduce */
+	seq_printf(m, "lb_model_stale_entry_agree %llu\n", st_entry);
 	/* CFS bandwidth: which halves of throttled_lb_pair() the work summary follows */
 	seq_printf(m, "lb_throttle %s\n", !KS_BANDWIDTH_READABLE ? "unreadable" :
 		   KS_TASK_BASED_THROTTLE ? "dst" : "src+dst");

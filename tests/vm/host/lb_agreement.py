@@ -26,7 +26,7 @@ import glob
 import os
 import sys
 
-KEYS = ["lb_judged", "lb_void", "lb_model_agree", "lb_model_disagree",
+KEYS = ["lb_judged", "lb_void", "lb_model_agree", "lb_model_disagree", "lb_model_stale_entry_agree",
         "lb_model_disagree_stale", "lb_model_disagree_known",
         "lb_model_disagree_unknown", "lb_model_either_picked",
         "lb_model_either_agree"]
@@ -125,9 +125,11 @@ def main():
         fail += not ok
         print("%sok %d - %s" % ("" if ok else "not ", n, what))
 
-    print("# %d exports; rule sets in force: %s; known disagreements by rule: %s"
+    print("# %d exports; rule sets in force: %s; known disagreements by rule: %s; "
+          "stale ones the entry read's inputs reproduce: %d of %d"
           % (len(files), ", ".join(sorted(rules)) or "-",
-             ", ".join("%s %d" % kv for kv in sorted(known.items()) if kv[1]) or "none"))
+             ", ".join("%s %d" % kv for kv in sorted(known.items()) if kv[1]) or "none",
+             tot["lb_model_stale_entry_agree"], st))
     tap(j > 0, "lb agreement: the lb scenarios judged attempts (%d)" % j)
     tap(ag + st + kn + un == j, "lb agreement: agree + disagreements = judged (%d + %d + %d + %d = %d)"
         % (ag, st, kn, un, j))
