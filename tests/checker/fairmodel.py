@@ -344,7 +344,7 @@ def update_sg_lb_stats(r, case, gi, local_s=None):
     s["nr_pref_dst_llc"] = g.get("llc_pref", 0)
     s["group_type"] = group_classify(r, case, pct, g, s)
     if s["group_type"] == OVERLOADED:
-        s["avg_load"] = (s["group_load"] * SCHED_CAPACITY_SCALE) & U64 // s["group_capacity"]
+        s["avg_load"] = ((s["group_load"] * SCHED_CAPACITY_SCALE) & U64) // s["group_capacity"]
     return s
 
 
@@ -554,10 +554,10 @@ def calculate_imbalance(r, case, sds):
                 imb = i
         return imb >> 1                 # env->imbalance >>= 1 (arithmetic on long)
     if rank(r, local["group_type"]) < rank(r, OVERLOADED):
-        local["avg_load"] = (local["group_load"] * SCHED_CAPACITY_SCALE) & U64 // local["group_capacity"]
+        local["avg_load"] = ((local["group_load"] * SCHED_CAPACITY_SCALE) & U64) // local["group_capacity"]
         if local["avg_load"] >= busiest["avg_load"]:
             return 0
-        sds["avg_load"] = (sds["total_load"] * SCHED_CAPACITY_SCALE) & U64 // sds["total_capacity"]
+        sds["avg_load"] = ((sds["total_load"] * SCHED_CAPACITY_SCALE) & U64) // sds["total_capacity"]
         if local["avg_load"] >= sds["avg_load"]:
             return 0
     x = ((busiest["avg_load"] - sds["avg_load"]) & U64) * busiest["group_capacity"] & U64
@@ -595,7 +595,7 @@ def _fbg(r, case, sds):
         if local["group_type"] == OVERLOADED:
             if local["avg_load"] >= busiest["avg_load"]:
                 return None, X_LOCAL_LOAD, 0
-            sds["avg_load"] = (sds["total_load"] * SCHED_CAPACITY_SCALE) & U64 // sds["total_capacity"]
+            sds["avg_load"] = ((sds["total_load"] * SCHED_CAPACITY_SCALE) & U64) // sds["total_capacity"]
             if local["avg_load"] >= sds["avg_load"]:
                 return None, X_LOCAL_LOAD, 0
             if (100 * busiest["avg_load"]) & U64 <= (case["pct"] * local["avg_load"]) & U64:

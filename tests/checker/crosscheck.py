@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Random cross-check: the checker (fair.c, fairmodel.py + judge.py)
+against the module's audit core built on the host (driver.c).
+
+usage: crosscheck.py DRIVER [--cases N] [--seed S] [--variants 5.10,6.1,...]
+
+The same random domains go to both.  Per variant it prints exactly
+  <variant>: N cases, 100% agree, every reason hit
+when every case agrees (verdict, reason, the model's pick and every
+group's class) and every reason of the module's table and every class of
+the variant came up; otherwise the disagreements (the first cases in
+full) and what was not hit.  TAP on stdout; exit 1 on any failure.
+"""
+import argparse
+import collections
+import json
+import multiprocessing
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fairmodel as fm  # noqa: E402
+import gen  # noqa: E402
+import judge  # noqa: E402
+
+
+def sd_bits():
+    """AUDIT_SD_* of module/core/audit_core.h, by flag name."""
+    h = open(os.path.join(judge.TOP, "module", "core", "audit_core.h")).read()
+    return {k: int(v, 16) for k, v in re.findall(r"#define AUDIT_SD_(\w+)\s+(0x[0-9a-fA-F]+)u", h)}
+
+
+# What the C API can be told.  The generator draws the kernel's full
+# state; this narrows a case to inputs struct audit_domain/audit_group/
+# audit_cpu carry, so both sides judge the same domain.  README.md lists
+# each limit.
+def fit_to_api(case, rng):
+    case["flags"].discard("ASYM_CPUCAPACITY")        # no max/min capacity, no misfit_task_load
+    case["energy"] = False                           # no per-CPU overutilized
+    case["sched_cache"] = False                      # no cache-aware state
+    for c in case["cpus"]:
+        c["capacity_orig"] = 1024                    # reduced capacity is read against 1024
+        c["idle"] = True                             # idle_cpu() is nr_running == 0
+        c["throttled"] = []                          # no throttle state yet
+        for w in c["waiters"]:
+            w.pop("tg", None)
+            w.pop("kthread", None)
+    for c_i, c in enumerate(case["cpus"]):
+        c["siblings"] = [c_i]                        # no SMT siblings known
+    for g in case["groups"]:
+        g["smt"] = False                             # no group flags
+        g["prefer_sibling"] = case["child_prefer_sibling"]
+        g["cores"] = g["weight"]
+        g["max_capacity"] = g["min_capacity"] = 1024
+    if "ASYM_PACKING" in case["flags"]:
+        # the core takes asym_packing as "dst preferred to every group"
+        # and keeps the first of two asym groups: priorities rise in
+        # visiting order, where every kernel keeps the first (README.md)
+        for gi, g in enumerate(case["groups"]):
+            for i in g["cpus"]:
+                case["cpus"][i]["prio"] = 1 + gi
+            g["asym_prefer_cpu"] = g["cpus"][0]
+        case["cpus"][case["dst"]]["prio"] = 1000
+    return case
+
+
+def encode(case, kpick, bits, ranks):
+    f = 0
+    for name in case["flags"]:
+        f |= bits[{"SHARE_LLC": "SHARE_LLC", "NUMA": "NUMA", "ASYM_PACKING": "ASYM_PACKING",
+                   "ASYM_CPUCAPACITY": "ASYM_CAPACITY"}[name]]
+    if case["child_prefer_sibling"]:
+        f |= bits["PREFER_SIBLING"]
+    eas = int(bool(case["eas_pd"] and not case["rd_overutilized"]))
+    lines = ["case %d %d %d %d %d %d %d %d %d %s" % (
+        case["idle"], -1 if kpick is None else kpick, case["pct"], f, case["imb_numa_nr"], eas,
+        len(case["groups"]), len(case["cpus"]), case["dst"], " ".join(map(str, ranks)))]
+    for g in case["groups"]:
+        lines.append("g %d %d %d %d" % (len(g["cpus"]), g["weight"], g["capacity"],
+                                        int(g["imbalanced"])))
+    for c in case["cpus"]:
+        ws = []
+        for w in c["waiters"]:
+            ws.append("%d %d %s" % (int(bool(w.get("migdis"))), len(w["mask"]),
+                                    " ".join(map(str, w["mask"]))))
+        lines.append("c %d %d %d %d %d %d %d %d %s" % (
+            c["nr_running"], c["h_nr_running"], c["load"], c["util"], c["runnable"],
+            c["capacity"], c.get("void", 0), len(ws), " ".join(ws)))
+    return "\n".join(lines) + "\n"
+
+
+def run_variant(args):
+    variant, ncases, seed, driver = args
+    names = judge.Names()
+    bits = sd_bits()
+    rng = random.Random("%s/%s" % (seed, variant))
+    # the driver names the classes; ranks follow this variant's enum group_type
+    first = subprocess.run([driver], input="", capture_output=True, text=True)
+    cnames = first.stdout.split()[1].split(",")
+    order = fm.classes_of(variant)
+    ranks = [order.index(n) if n in order else -1 for n in cnames]
+    cases, wants, blob = [], [], []
+    for n in range(ncases):
+        case = fit_to_api(gen.gen_case(rng, variant), rng)
+        if rng.random() < 0.01:
+            k = rng.randrange(len(case["cpus"]))
+            case["cpus"][k]["void"] = rng.randint(1, len(names.void_ids) - 1)
+        model = fm.find_busiest_group(variant, case)
+        b = model[0]
+        x = rng.random()
+        if x < 0.55:
+            kpick = b
+        elif x < 0.75 or len(case["groups"]) < 2:
+            kpick = None
+        else:
+            kpick = rng.randrange(1, len(case["groups"]))
+        want = judge.judge(names, case, kpick, model)
+        cases.append((case, kpick))
+        wants.append(want)
+        blob.append(encode(case, kpick, bits, ranks))
+    t0 = time.time()
+    out = subprocess.run([driver], input="".join(blob), capture_output=True, text=True)
+    if out.returncode:
+        return variant, dict(error="driver exit %d: %s" % (out.returncode, out.stderr[-400:]))
+    lines = out.stdout.splitlines()[1:]
+    if len(lines) != ncases:
+        return variant, dict(error="driver answered %d of %d cases" % (len(lines), ncases))
+    bad = []
+    reasons, classes = collections.Counter(), collections.Counter()
+    exits = collections.Counter()
+    for (case, kpick), want, line in zip(cases, wants, lines):
+        verdict, reason, mpick, cls = line.split()
+        got = dict(verdict=verdict, reason=reason, model=int(mpick), classes=cls.split(","))
+        reasons[want["reason"]] += 1
+        exits[want["exit"] or "pick"] += 1
+        for c in want["classes"]:
+            classes[c] += 1
+        exp = dict(verdict=want["verdict"], reason=want["reason"],
+                   model=-1 if want["busiest"] is None else want["busiest"],
+                   classes=want["classes"])
+        if any(c.get("void") for c in case["cpus"]):
+            # a CPU without usable state: only the verdict and reason count
+            exp["model"], exp["classes"] = got["model"], got["classes"]
+        if exp != got:
+            bad.append((case, kpick, exp, got))
+    return variant, dict(n=ncases, bad=bad[:5], nbad=len(bad), reasons=dict(reasons),
+                         classes=dict(classes), exits=dict(exits),
+                         driver_s=time.time() - t0,
+                         all_reasons=[n for _, n in judge.read_table()[1]], order=order)
+
+
+def show_case(case, kpick, exp, got):
+    c = dict(case)
+    c["flags"] = sorted(c["flags"])
+    print("#   case: " + json.dumps(dict(c, kernel_pick=kpick), sort_keys=True))
+    print("#   checker: " + json.dumps(exp, sort_keys=True))
+    print("#   core:    " + json.dumps(got, sort_keys=True))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("driver")
+    ap.add_argument("--cases", type=int, default=100000)
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--variants", default=",".join(fm.VARIANTS))
+    ap.add_argument("--jobs", type=int, default=2)
+    a = ap.parse_args()
+    variants = a.variants.split(",")
+    jobs = [(v, a.cases, a.seed, a.driver) for v in variants]
+    with multiprocessing.Pool(a.jobs) as pool:
+        results = pool.map(run_variant, jobs)
+    print("TAP version 13")
+    print("1..%d" % (2 * len(results)))
+    n = fail = 0
+    for v, res in results:
+        n += 1
+        if "error" in res:
+            print("not ok %d - %s: %s" % (n, v, res["error"]))
+            n += 1
+            print("not ok %d - %s: reasons and classes hit (no answer)" % (n, v))
+            fail += 2
+            continue
+        missing_r = [r for r in res["all_reasons"] if r not in res["reasons"]]
+        missing_c = [c for c in res["order"] if c not in res["classes"]]
+        agree = res["nbad"] == 0
+        hit = not missing_r and not missing_c
+        if agree and hit:
+            print("%s: %d cases, 100%% agree, every reason hit" % (v, res["n"]))
+        print("# %s reasons: %s" % (v, " ".join("%s=%d" % kv for kv in sorted(res["reasons"].items()))))
+        print("# %s classes: %s" % (v, " ".join("%s=%d" % kv for kv in sorted(res["classes"].items()))))
+        print("# %s model exits: %s" % (v, " ".join("%s=%d" % kv for kv in sorted(res["exits"].items()))))
+        print("%s %d - %s: checker and core agree on %d of %d cases" % (
+            "ok" if agree else "not ok", n, v, res["n"] - res["nbad"], res["n"]))
+        if not agree:
+            fail += 1
+            pct = 100.0 * (res["n"] - res["nbad"]) / res["n"]
+            print("# %s: %d disagreements (%.3f%% agree); the first:" % (v, res["nbad"], pct))
+            for b in res["bad"]:
+                show_case(*b)
+        n += 1
+        print("%s %d - %s: every reason and class hit%s" % (
+            "ok" if hit else "not ok", n, v,
+            "" if hit else " (not hit: reasons %s; classes %s)" % (missing_r, missing_c)))
+        if not hit:
+            fail += 1
+    print("%d passed, %d failed" % (n - fail, fail))
+    return 1 if fail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
