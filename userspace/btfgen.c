@@ -277,12 +277,38 @@ static void emit_proto_funcs(FILE *out, const struct btf *btf, char **w, int nw)
 }
 
 /*
+ * "~* names...": the value of each enumerator wherever it is declared (the
+ * kernel's SD_* flags live in anonymous enums) as KS_ENUMV__<name> (-1 and
+ * HAS_KS_ENUMV__<name> 0 when absent).
  * "~enum names...": the value of each enumerator of enum <enum> as
  * KS_ENUM_<enum>__<name> (-1 and HAS_KS_ENUM_..._0 when absent), so the
  * module follows the kernel's order instead of assuming one.
  */
 static void emit_enum(FILE *out, const struct btf *btf, char **w, int nw)
 {
+	if (!strcmp(w[0], "~*")) {	/* any enum, anonymous ones included */
+		int n = btf__type_cnt(btf), k, i, id;
+
+		fprintf(out, "/* enumerators of any enum */\n");
+		for (k = 1; k < nw; k++) {
+			long long v = -1;
+
+			for (id = 1; id < n && v < 0; id++) {
+				const struct btf_type *t = btf__type_by_id(btf, id);
+
+				if (!btf_is_enum(t))
+					continue;
+				for (i = 0; i < btf_vlen(t); i++)
+					if (!strcmp(btf__name_by_offset(btf, btf_enum(t)[i].name_off), w[k]))
+						v = btf_enum(t)[i].val;
+			}
+			fprintf(out, "#define HAS_KS_ENUMV__%s %d\n#define KS_ENUMV__%s %lld\n",
+				w[k], v >= 0, w[k], v);
+		}
+		fprintf(out, "\n");
+		return;
+	}
+	{
 	int id = btf__find_by_name_kind(btf, w[0] + 1, BTF_KIND_ENUM), k, i;
 	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
 
@@ -297,6 +323,7 @@ static void emit_enum(FILE *out, const struct btf *btf, char **w, int nw)
 			w[0] + 1, w[k], v >= 0, w[0] + 1, w[k], v);
 	}
 	fprintf(out, "\n");
+	}
 }
 
 /*

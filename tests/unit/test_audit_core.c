@@ -25,7 +25,7 @@
 	.movable = 1, .work = SHADOW_WORK_YES, .load_avg = (load), .h_load = (load), .shadow = 2048, \
 	.shadow_avg = (load), .weight = 2048, .capacity = 1024, .valid = true }
 /* A valid idle CPU, possibly carrying blocked load. */
-#define IDLE(id, load) { .cpu = (id), .load_avg = (load), \
+#define IDLE(id, load) { .cpu = (id), .load_avg = (load), .idle = true, \
 	.shadow_avg = (load), .capacity = 1024, .valid = true }
 
 #define NG(a)	((int)(sizeof(a) / sizeof((a)[0])))
@@ -619,7 +619,7 @@ static struct audit_cpu hog_cpu(int id, unsigned int n, int work)
 	struct audit_cpu c = { .cpu = id, .nr_running = n, .h_nr_running = n,
 			       .movable = n > 1 ? n - 1 : 0, .load_avg = 1024ULL * n,
 			       .runnable_avg = 1024ULL * n, .util_avg = n ? 1024 : 0,
-			       .capacity = 1024, .valid = true,
+			       .capacity = 1024, .valid = true, .idle = !n,
 			       .work = work ? SHADOW_WORK_YES : SHADOW_WORK_NO };
 	return c;
 }
@@ -659,7 +659,8 @@ static void test_reasons(void)
 	c[0] = hog_cpu(4, 0, 0);
 	audit_judge(&d, g, 3, c, 6, AUDIT_CPU_NEWLY_IDLE, -1, gs, &r);
 	tap_ok(r.verdict == AUDIT_MISSED && r.reason == AUDIT_R_IDLE_CPUS &&
-	       gs[2].cls == AUDIT_CLS_HAS_SPARE && r.model_pick == 2,
+	       gs[2].cls == AUDIT_CLS_HAS_SPARE && r.model_pick == -1 && r.model.busiest == 2 &&
+	       r.model.exit == AUDIT_R_IDLE_CPUS && r.cause == AUDIT_CAUSE_AGREE,
 	       "reason: missed by the idle_cpus <= busiest->idle_cpus + 1 rule");
 	/* EAS not overutilized comes before */
 	d.eas_balanced = true;

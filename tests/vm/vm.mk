@@ -11,7 +11,9 @@
 #                run queue), sid (7.2); see tests/vm/kernel.sh
 #                [VM_ACCEL=tcg,thread=single]
 #   make test-matrix                   the VM suite on every kernel in MATRIX,
-#                                      then the PREEMPT_RT boot (MATRIX_RT)
+#                                      then the PREEMPT_RT boot (MATRIX_RT);
+#                                      after each kernel the audit model's
+#                                      agreement line (lb_agreement.py)
 #   make test-rt                       the PREEMPT_RT boot alone
 #   make demo                          root vs nested cgroup, side by side
 #   make compare [KERNELS="trixie trixie-backports"] [COMPARE_ROUNDS=3]
@@ -148,6 +150,8 @@ test-matrix: deps
 	  $(MAKE) --no-print-directory $$t KERNEL=$$k STRESS_IN_MAKE_TEST=0 VM_ACCEL='$(MATRIX_ACCEL)' \
 	    VM_SCENARIOS="$$sc" VM_SUMMARY=$(BUILD)/results/matrix/$$k.summary; \
 	  echo "# test-matrix: KERNEL=$$k: $$(cat $(BUILD)/results/matrix/$$k.summary) in $$(( $$(date +%s) - t0 )) s"; \
+	  vo=$(BUILD)/vm-out$$([ $$k = bookworm ] || echo -$$k); \
+	  if ls $$vo/lbmodel-*.info >/dev/null 2>&1; then python3 tests/vm/host/lb_agreement.py $$vo; fi; \
 	done; echo "# test-matrix: $$(( $$(date +%s) - start )) s"; \
 	SUITES="$(MATRIX) $(MATRIX_RT)" tests/summarize.sh $(BUILD)/results/matrix
 

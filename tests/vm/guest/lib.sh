@@ -259,6 +259,26 @@ lb_need() {
 	fi
 }
 
+# lb_reset: the audit scenarios' `reset`.  First exports what the kernel
+# model's agreement counters hold since the previous reset (info and
+# lb_attempts, as lbmodel-N.info/.att, N counting up) for the per-kernel
+# agreement line (tests/vm/host/lb_agreement.py), then resets.
+lb_reset() {
+	lb_model_export
+	echo 1 > "$SS/reset"
+}
+
+# lb_model_export: export the model's counters since the last reset (nothing
+# when the module or its audit is not loaded)
+lb_model_export() {
+	local n
+	[ -r "$SS/lb_attempts" ] || return 0
+	n=$(cat /run/lbm.n 2>/dev/null || echo 0)
+	echo $((n + 1)) > /run/lbm.n
+	cat "$SS/info" > /tmp/lbm.info 2>/dev/null && vm_export "lbmodel-$n.info" /tmp/lbm.info
+	cat "$SS/lb_attempts" > /tmp/lbm.att 2>/dev/null && vm_export "lbmodel-$n.att" /tmp/lbm.att
+}
+
 # lbv FILE DOMAIN IDLE TRACKER COLUMN: one number of a saved `lb` table
 # (0 when the row is absent or the value is "-")
 lbv() {

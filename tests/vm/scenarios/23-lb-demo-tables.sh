@@ -56,7 +56,7 @@ run_case() {
 	shift
 	bg "l23$name" "$@"
 	sleep 1
-	echo 1 > "$SS/reset"
+	lb_reset
 	sleep 3
 	cat "$SS/lb" > /tmp/lb-$name.txt
 	grep '^lb_' "$SS/info" > /tmp/lb-$name.info

@@ -35,7 +35,7 @@ for f in lb lb_snapshots lb_dump_every; do
 done
 if [ -z "$present" ]; then ok "lb no symbol: no lb, lb_snapshots, lb_dump_every files"; else not_ok "lb no symbol: no lb, lb_snapshots, lb_dump_every files" "present:$present"; fi
 
-echo 1 > "$SS/reset"
+lb_reset
 p0=$(ss_sum published)
 bg l25 burn -t 3 -r 5 -s 5 -d 0 -q
 sleep 2

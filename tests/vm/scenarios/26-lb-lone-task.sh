@@ -27,7 +27,7 @@ while [ $i -lt $n ]; do
 done
 bg s26h burn -t 1 -s 0 -d 0 -q --cpu 1 --widen --widen-ms 100
 sleep 1
-echo 1 > "$SS/reset"
+lb_reset
 catn -n 600 -i 2 "$SS/cpus" > /tmp/l26.cpus
 cat "$SS/lb" > /tmp/l26.lb
 cat "$SS/lb_snapshots" > /tmp/l26.snap

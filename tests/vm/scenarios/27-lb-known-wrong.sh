@@ -91,7 +91,7 @@ esac
 # the two counts are taken back to back with the module's (reset, then a
 # copy of /proc/schedstat; at the end lb_attempts, then a copy): attempts
 # in the gap of the one are not in the other
-echo 1 > "$SS/reset"
+lb_reset
 cat /proc/schedstat > /tmp/l27.ss0
 c0=$(ss_sum /tmp/l27.ss0 $cnt) g0=$(ss_sum /tmp/l27.ss0 $gnd)
 echo 1 > $T/tracing_on

@@ -7,6 +7,7 @@
 # timeout: 60
 mark=0
 [ -f /run/lb.mark ] && mark=$(cat /run/lb.mark)
+lb_model_export		# the last window of the lb scenarios' model counters
 if module_loaded; then
 	if unload_module; then ok "lb final: rmmod with the audit kretprobe attached"; else not_ok "lb final: rmmod with the audit kretprobe attached" "$(cat /tmp/rmmod.err)"; fi
 fi
