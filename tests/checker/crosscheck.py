@@ -32,7 +32,10 @@ import judge  # noqa: E402
 def sd_bits():
     """AUDIT_SD_* of module/core/audit_core.h, by flag name."""
     h = open(os.path.join(judge.TOP, "module", "core", "audit_core.h")).read()
-    return {k: int(v, 16) for k, v in re.findall(r"#define AUDIT_SD_(\w+)\s+(0x[0-9a-fA-F]+)u", h)}
+    bits = {k: int(v, 16) for k, v in re.findall(r"#define AUDIT_SD_(\w+)\s+(0x[0-9a-fA-F]+)u", h)}
+    bits.update({"SG_" + k: int(v, 16) for k, v in
+                 re.findall(r"#define AUDIT_SG_(\w+)\s+(0x[0-9a-fA-F]+)u", h)})
+    return bits
 
 
 # What the C API can be told.  The generator draws the kernel's full
@@ -40,32 +43,27 @@ def sd_bits():
 # audit_cpu carry, so both sides judge the same domain.  README.md lists
 # each limit.
 def fit_to_api(case, rng):
-    case["flags"].discard("ASYM_CPUCAPACITY")        # no max/min capacity, no misfit_task_load
-    case["energy"] = False                           # no per-CPU overutilized
-    case["sched_cache"] = False                      # no cache-aware state
+    case["energy"] = False                           # per-CPU overutilized: a known gap
+    case["sched_cache"] = False                      # llc_balance: a known gap
     for c in case["cpus"]:
-        c["capacity_orig"] = 1024                    # reduced capacity is read against 1024
-        c["idle"] = True                             # idle_cpu() is nr_running == 0
-        c["throttled"] = []                          # no throttle state yet
+        c["throttled"] = []                          # throttling is the publisher's (waiters.c)
         for w in c["waiters"]:
             w.pop("tg", None)
             w.pop("kthread", None)
-    for c_i, c in enumerate(case["cpus"]):
-        c["siblings"] = [c_i]                        # no SMT siblings known
-    for g in case["groups"]:
-        g["smt"] = False                             # no group flags
-        g["prefer_sibling"] = case["child_prefer_sibling"]
-        g["cores"] = g["weight"]
-        g["max_capacity"] = g["min_capacity"] = 1024
     if "ASYM_PACKING" in case["flags"]:
-        # the core takes asym_packing as "dst preferred to every group"
-        # and keeps the first of two asym groups: priorities rise in
-        # visiting order, where every kernel keeps the first (README.md)
+        # the core takes asym_packing as "dst preferred to every group" (CPU
+        # priorities are a known gap) and keeps the first of two asym
+        # groups: priorities rise in visiting order, where every kernel
+        # keeps the first (README.md)
         for gi, g in enumerate(case["groups"]):
             for i in g["cpus"]:
                 case["cpus"][i]["prio"] = 1 + gi
             g["asym_prefer_cpu"] = g["cpus"][0]
         case["cpus"][case["dst"]]["prio"] = 1000
+        for c_i, c in enumerate(case["cpus"]):
+            c["siblings"] = [c_i]
+        for g in case["groups"]:
+            g["smt"] = False
     return case
 
 
@@ -77,20 +75,27 @@ def encode(case, kpick, bits, ranks):
     if case["child_prefer_sibling"]:
         f |= bits["PREFER_SIBLING"]
     eas = int(bool(case["eas_pd"] and not case["rd_overutilized"]))
-    lines = ["case %d %d %d %d %d %d %d %d %d %s" % (
-        case["idle"], -1 if kpick is None else kpick, case["pct"], f, case["imb_numa_nr"], eas,
-        len(case["groups"]), len(case["cpus"]), case["dst"], " ".join(map(str, ranks)))]
+    dst = case["dst"]
+    lines = ["case %s %d %d %d %d %d %d %d %d %d %d %d %d %s" % (
+        case["variant"], case["idle"], -1 if kpick is None else kpick, case["pct"], f,
+        case["imb_numa_nr"], int(bool(case["eas_pd"])), eas, case["cpus"][dst]["capacity"],
+        int(fm.is_core_idle(case, dst)), len(case["groups"]), len(case["cpus"]), dst,
+        " ".join(map(str, ranks)))]
     for g in case["groups"]:
-        lines.append("g %d %d %d %d" % (len(g["cpus"]), g["weight"], g["capacity"],
-                                        int(g["imbalanced"])))
+        lines.append("g %d %d %d %d %d %d %d %d" % (
+            len(g["cpus"]), g["weight"], g["capacity"], int(g["imbalanced"]),
+            (bits["SG_SMT"] if g.get("smt") else 0) |
+            (bits["SG_PREFER_SIBLING"] if g.get("prefer_sibling") else 0),
+            g["cores"], g["min_capacity"], g["max_capacity"]))
     for c in case["cpus"]:
         ws = []
         for w in c["waiters"]:
             ws.append("%d %d %s" % (int(bool(w.get("migdis"))), len(w["mask"]),
                                     " ".join(map(str, w["mask"]))))
-        lines.append("c %d %d %d %d %d %d %d %d %s" % (
+        lines.append("c %d %d %d %d %d %d %d %d %d %d %d %s" % (
             c["nr_running"], c["h_nr_running"], c["load"], c["util"], c["runnable"],
-            c["capacity"], c.get("void", 0), len(ws), " ".join(ws)))
+            c["capacity"], c["capacity_orig"], c["misfit"], int(c["idle"]), c.get("void", 0),
+            len(ws), " ".join(ws)))
     return "\n".join(lines) + "\n"
 
 
@@ -134,24 +139,34 @@ def run_variant(args):
     reasons, classes = collections.Counter(), collections.Counter()
     exits = collections.Counter()
     for (case, kpick), want, line in zip(cases, wants, lines):
-        verdict, reason, mpick, cls = line.split()
-        got = dict(verdict=verdict, reason=reason, model=int(mpick), classes=cls.split(","))
+        verdict, reason, mpick, mexit, mbusiest, cls = line.split()
+        got = dict(verdict=verdict, reason=reason, model=int(mpick), busiest=int(mbusiest),
+                   exit=mexit, classes=cls.split(","))
         reasons[want["reason"]] += 1
         exits[want["exit"] or "pick"] += 1
         for c in want["classes"]:
             classes[c] += 1
         exp = dict(verdict=want["verdict"], reason=want["reason"],
-                   model=-1 if want["busiest"] is None else want["busiest"],
+                   model=-1 if want["model"] is None else want["model"],
+                   busiest=-1 if want["busiest"] is None else want["busiest"],
+                   exit=names.r(EXIT_ID[want["exit"]]) if want["exit"] else names.r("NONE"),
                    classes=want["classes"])
+        if want["exit"] == fm.X_BUSY_DST:
+            exp["exit"] = got["exit"]       # a busy destination: the core names no exit of its own
         if any(c.get("void") for c in case["cpus"]):
             # a CPU without usable state: only the verdict and reason count
-            exp["model"], exp["classes"] = got["model"], got["classes"]
+            for k in ("model", "classes", "busiest", "exit"):
+                exp[k] = got[k]
         if exp != got:
             bad.append((case, kpick, exp, got))
     return variant, dict(n=ncases, bad=bad[:5], nbad=len(bad), reasons=dict(reasons),
                          classes=dict(classes), exits=dict(exits),
                          driver_s=time.time() - t0,
                          all_reasons=[n for _, n in judge.read_table()[1]], order=order)
+
+
+# the checker's exits by the reason table's IDs
+EXIT_ID = dict(judge.EXIT_REASON, **{fm.X_NO_BUSIEST: "NO_BUSIEST", fm.X_BUSY_DST: "NONE"})
 
 
 def show_case(case, kpick, exp, got):

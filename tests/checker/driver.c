@@ -6,15 +6,18 @@
  * case, for the checker to compare with its own model.
  *
  * Input, one case per block of lines (all numbers decimal):
- *   case IDLE KPICK PCT FLAGS IMB_NUMA_NR EAS_BALANCED NG NC DST R0 .. R7
- *   g NR WEIGHT CAPACITY IMBALANCED              (NG lines, CPUs in order)
- *   c NR H_NR LOAD UTIL RUNNABLE CAPACITY VOID NW { MIGDIS NMASK CPU.. }  (NC lines)
+ *   case VARIANT IDLE KPICK PCT FLAGS IMB_NUMA_NR EAS_PRESENT EAS_BALANCED
+ *        DST_CAPACITY DST_CORE_IDLE NG NC DST R0 .. R7
+ *   g NR WEIGHT CAPACITY IMBALANCED SGFLAGS CORES MINCAP MAXCAP  (NG lines)
+ *   c NR H_NR LOAD UTIL RUNNABLE CAPACITY CAPORIG MISFIT IDLE VOID
+ *     NW { MIGDIS NMASK CPU.. }                                  (NC lines)
+ * VARIANT names a rule set of audit_core.h (5.10 6.1 6.6 6.10 7.2 7.3);
  * R0..R7 are the ranks of the classes in enum audit_class order.  Waiters
  * go through the publisher's path: shadow_waiter_classify(),
  * shadow_work_note(), then shadow_work_for(dst) is the CPU's work.
  *
  * Output: the class names once ("classes a,b,..."), then per case
- *   VERDICT REASON MODEL_PICK CLASS,CLASS,..
+ *   VERDICT REASON MODEL_PICK EXIT BUSIEST CLASS,CLASS,..
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,25 @@
 
 #define MAX_G	16
 #define MAX_C	64
+
+/* the named rule sets of audit_core.h, by the checker's variant names */
+static u32 rules_of(const char *v)
+{
+	if (!strcmp(v, "5.10"))
+		return AUDIT_RULES_5_10;
+	if (!strcmp(v, "6.1"))
+		return AUDIT_RULES_6_1;
+	if (!strcmp(v, "6.6"))
+		return AUDIT_RULES_6_6;
+	if (!strcmp(v, "6.10"))
+		return AUDIT_RULES_6_12;	/* the core's set for 6.10-6.13 kernels */
+	if (!strcmp(v, "7.2"))
+		return AUDIT_RULES_7_2;
+	if (!strcmp(v, "7.3"))
+		return AUDIT_RULES_7_3;
+	fprintf(stderr, "driver: unknown variant %s\n", v);
+	exit(2);
+}
 
 static int rd(long long *v)
 {
@@ -64,12 +86,18 @@ int main(void)
 			return 2;
 		}
 		audit_domain_default(&d);
+		if (scanf("%15s", tag) != 1)
+			return 2;
+		d.rules = rules_of(tag);
 		idle = rdv();
 		kpick = rdv();
 		d.imbalance_pct = rdv();
 		d.flags = rdv();
 		d.imb_numa_nr = rdv();
+		d.eas_present = rdv();
 		d.eas_balanced = rdv();
+		d.dst_capacity = rdv();
+		d.dst_core_idle = rdv();
 		ng = rdv();
 		nc = rdv();
 		dst = rdv();
@@ -89,6 +117,10 @@ int main(void)
 			g[i].weight = rdv();
 			g[i].capacity = rdv();
 			g[i].imbalanced = rdv();
+			g[i].flags = rdv();
+			g[i].cores = rdv();
+			g[i].min_capacity = rdv();
+			g[i].max_capacity = rdv();
 			g[i].local = i == 0;
 			first += g[i].nr;
 		}
@@ -105,6 +137,9 @@ int main(void)
 			c[i].util_avg = rdv();
 			c[i].runnable_avg = rdv();
 			c[i].capacity = rdv();
+			c[i].capacity_orig = rdv();
+			c[i].misfit_task_load = rdv();
+			c[i].idle = rdv();
 			c[i].void_reason = rdv();
 			c[i].valid = true;
 			shadow_work_begin(&w);
@@ -125,8 +160,9 @@ int main(void)
 			c[i].work = shadow_work_for(&w, dst);
 		}
 		audit_judge(&d, g, ng, c, nc, idle, kpick, gs, &res);
-		printf("%s %s %d", audit_verdict_name[res.verdict], audit_reason_name[res.reason],
-		       res.model_pick);
+		printf("%s %s %d %s %d", audit_verdict_name[res.verdict],
+		       audit_reason_name[res.reason], res.model_pick,
+		       audit_reason_name[res.model.exit], res.model.busiest);
 		for (i = 0; i < ng; i++)
 			printf("%c%s", i ? ',' : ' ', audit_class_name[gs[i].cls]);
 		printf("\n");

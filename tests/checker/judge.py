@@ -123,7 +123,8 @@ def judge(names, case, kernel_pick, model=None):
     elif p is None:
         out["verdict"] = names.v("MISSED")
         # the model must make the kernel's decision (no pick) for a reason
-        rid = EXIT_REASON.get(exit_, "UNEXPLAINED") if busiest is None else "UNEXPLAINED"
+        rid = EXIT_REASON.get(exit_, "NO_BUSIEST" if exit_ == fm.X_NO_BUSIEST else "UNEXPLAINED") \
+            if busiest is None else "UNEXPLAINED"
         out["reason"] = names.r(rid)
     else:
         out["verdict"] = names.v("WRONG")
