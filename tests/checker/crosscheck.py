@@ -58,8 +58,10 @@ def fit_to_api(case, rng):
         for gi, g in enumerate(case["groups"]):
             for i in g["cpus"]:
                 case["cpus"][i]["prio"] = 1 + gi
-            g["asym_prefer_cpu"] = g["cpus"][0]
         case["cpus"][case["dst"]]["prio"] = 1000
+        for g in case["groups"]:
+            # sched_group's asym_prefer_cpu: its highest-priority CPU
+            g["asym_prefer_cpu"] = max(g["cpus"], key=lambda k: case["cpus"][k]["prio"])
         for c_i, c in enumerate(case["cpus"]):
             c["siblings"] = [c_i]
         for g in case["groups"]:
@@ -92,8 +94,8 @@ def encode(case, kpick, bits, ranks):
         for w in c["waiters"]:
             ws.append("%d %d %s" % (int(bool(w.get("migdis"))), len(w["mask"]),
                                     " ".join(map(str, w["mask"]))))
-        lines.append("c %d %d %d %d %d %d %d %d %d %d %d %s" % (
-            c["nr_running"], c["h_nr_running"], c["load"], c["util"], c["runnable"],
+        lines.append("c %d %d %d %d %d %d %d %d %d %d %d %d %s" % (
+            c["nr_running"], c["h_nr_running"], c["load"], c["util"], c["util_est"], c["runnable"],
             c["capacity"], c["capacity_orig"], c["misfit"], int(c["idle"]), c.get("void", 0),
             len(ws), " ".join(ws)))
     return "\n".join(lines) + "\n"
@@ -159,7 +161,8 @@ def run_variant(args):
                 exp[k] = got[k]
         if exp != got:
             bad.append((case, kpick, exp, got))
-    return variant, dict(n=ncases, bad=bad[:5], nbad=len(bad), reasons=dict(reasons),
+    keep = int(os.environ.get("CHECKER_KEEP", "5"))
+    return variant, dict(n=ncases, bad=bad[:keep], nbad=len(bad), reasons=dict(reasons),
                          classes=dict(classes), exits=dict(exits),
                          driver_s=time.time() - t0,
                          all_reasons=[n for _, n in judge.read_table()[1]], order=order)
@@ -167,6 +170,29 @@ def run_variant(args):
 
 # the checker's exits by the reason table's IDs
 EXIT_ID = dict(judge.EXIT_REASON, **{fm.X_NO_BUSIEST: "NO_BUSIEST", fm.X_BUSY_DST: "NONE"})
+
+
+# Classes the core cannot be told about (known gaps named by the core's
+# rule table): the generator leaves them out, so they are not required.
+GAPS = {fm.LLC_BALANCE: "llc_balance: a known gap of the core (no cache-aware state)"}
+
+
+def cannot_carry(variant, reasons):
+    """Reasons of the table that no attempt can carry under the variant's
+    rules: a wrong pick of a misfit or asym_packing group is always an
+    active balance (find_busiest_group() forces both before anything can
+    name the class), and classes the kernel lacks or the core cannot be
+    told about."""
+    order = fm.classes_of(variant)
+    out = {}
+    for c in (fm.MISFIT, fm.ASYM):
+        out[c] = "always forced: active_%s" % c
+    for c in (fm.SMT_BALANCE, fm.LLC_BALANCE):
+        if c not in order:
+            out[c] = "no such class before %s" % ("6.6" if c == fm.SMT_BALANCE else "7.2")
+        elif c in GAPS:
+            out[c] = "known gap"
+    return {k: v for k, v in out.items() if k in reasons}
 
 
 def show_case(case, kpick, exp, got):
@@ -200,12 +226,15 @@ def main():
             print("not ok %d - %s: reasons and classes hit (no answer)" % (n, v))
             fail += 2
             continue
-        missing_r = [r for r in res["all_reasons"] if r not in res["reasons"]]
-        missing_c = [c for c in res["order"] if c not in res["classes"]]
+        cant = cannot_carry(v, res["all_reasons"])
+        missing_r = [r for r in res["all_reasons"] if r not in res["reasons"] and r not in cant]
+        missing_c = [c for c in res["order"] if c not in res["classes"] and c not in GAPS]
         agree = res["nbad"] == 0
         hit = not missing_r and not missing_c
         if agree and hit:
             print("%s: %d cases, 100%% agree, every reason hit" % (v, res["n"]))
+        print("# %s: reasons no attempt can carry under these rules: %s" % (
+            v, ", ".join("%s (%s)" % kv for kv in sorted(cant.items())) or "none"))
         print("# %s reasons: %s" % (v, " ".join("%s=%d" % kv for kv in sorted(res["reasons"].items()))))
         print("# %s classes: %s" % (v, " ".join("%s=%d" % kv for kv in sorted(res["classes"].items()))))
         print("# %s model exits: %s" % (v, " ".join("%s=%d" % kv for kv in sorted(res["exits"].items()))))

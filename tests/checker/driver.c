@@ -9,7 +9,7 @@
  *   case VARIANT IDLE KPICK PCT FLAGS IMB_NUMA_NR EAS_PRESENT EAS_BALANCED
  *        DST_CAPACITY DST_CORE_IDLE NG NC DST R0 .. R7
  *   g NR WEIGHT CAPACITY IMBALANCED SGFLAGS CORES MINCAP MAXCAP  (NG lines)
- *   c NR H_NR LOAD UTIL RUNNABLE CAPACITY CAPORIG MISFIT IDLE VOID
+ *   c NR H_NR LOAD UTIL UTIL_EST RUNNABLE CAPACITY CAPORIG MISFIT IDLE VOID
  *     NW { MIGDIS NMASK CPU.. }                                  (NC lines)
  * VARIANT names a rule set of audit_core.h (5.10 6.1 6.6 6.10 7.2 7.3);
  * R0..R7 are the ranks of the classes in enum audit_class order.  Waiters
@@ -135,6 +135,7 @@ int main(void)
 			c[i].h_nr_running = rdv();
 			c[i].load_avg = rdv();
 			c[i].util_avg = rdv();
+			c[i].util_est = rdv();
 			c[i].runnable_avg = rdv();
 			c[i].capacity = rdv();
 			c[i].capacity_orig = rdv();

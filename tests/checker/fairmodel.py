@@ -73,7 +73,8 @@ BASE = {
     "misfit_dst_can_help": False,  # misfit load counted only if dst can help
     "asym_local_too": False,    # asym_packing also classifies the local group
     "asym_smt": "61",           # sched_asym(): "510", "61" or "66"
-    "cap_check_first": True,    # asym-capacity exits before comparing group types
+    "cap_check_first": True,    # asym-capacity min_capacity filter before comparing group types
+    "cap_510": False,           # 5.10's capacity filters (fits_capacity() against the local group)
     "smt": False,               # smt_balance, sibling_imbalance, SMT fully_busy/has_spare ties
     "prefer_sibling_busiest": False,  # prefer_sibling from busiest group's flags
     "tie_strict": False,        # misfit '>' and asym prefer(busiest, sg)
@@ -90,7 +91,7 @@ RULES = {
     # min_capacity check after the type compare; asym_packing without the
     # !local_group test; NUMA: adjust_numa_imbalance(imbalance >> 1, busiest nr).
     "5.10": dict(BASE, eas_first=True, misfit_reduced_cap=False, misfit_imb_load=False,
-                 asym_local_too=True, asym_smt="510", cap_check_first=False,
+                 asym_local_too=True, asym_smt="510", cap_check_first=False, cap_510=True,
                  numa_510=True),
     # [6.1] Debian 6.1.192: misfit force before the EAS exit, capacity
     # checks before the type compare (backports).
@@ -98,9 +99,11 @@ RULES = {
     # 6.6: [6.12] text of the 6.5/6.6 changes (smt_balance, sibling_imbalance,
     # prefer_sibling of the busiest group, SMT ties, sched_group_asym()),
     # ties of misfit/asym as before [v6.9]; EAS before misfit as the issue
-    # states for kernels before 6.10 (no v6.6 source read, see README.md).
+    # states for kernels before 6.10, and the min_capacity filter after the
+    # type compare (the issue: moved by the 7.3 merge, backported to
+    # Debian's 6.1.192/6.12.117); no v6.6 source read, see README.md.
     "6.6": dict(BASE, order=ORDER_66, eas_first=True, asym_smt="66", smt=True,
-                prefer_sibling_busiest=True),
+                prefer_sibling_busiest=True, cap_check_first=False),
     # 6.10: [6.12] text; strict misfit/asym ties [v6.9]; misfit before EAS.
     "6.10": dict(BASE, order=ORDER_66, asym_smt="66", smt=True,
                  prefer_sibling_busiest=True, tie_strict=True),
@@ -297,7 +300,10 @@ def update_sg_lb_stats(r, case, gi, local_s=None):
         c = case["cpus"][i]
         load = c["load"]                                    # cpu_load(rq)
         s["group_load"] = (s["group_load"] + load) & U64
-        s["group_util"] = (s["group_util"] + c["util"]) & U64  # cpu_util_cfs(i)
+        # [6.1] sched.h cpu_util_cfs(), [5.10] cpu_util(), [6.12] cpu_util(cpu, NULL, -1, 0):
+        # min(max(util_avg, util_est) (UTIL_EST on), the CPU's original capacity)
+        util = min(max(c["util"], c.get("util_est", 0)), c["capacity_orig"])
+        s["group_util"] = (s["group_util"] + util) & U64
         s["group_runnable"] = (s["group_runnable"] + c["runnable"]) & U64
         s["sum_h_nr_running"] = (s["sum_h_nr_running"] + c["h_nr_running"]) & U32
         nr = c["nr_running"]
@@ -366,9 +372,16 @@ def update_sd_pick_busiest(r, case, sds, gi, sgs):
         return False
     asymcap = "ASYM_CPUCAPACITY" in flags
     t, bt = rank(r, sgs["group_type"]), rank(r, b["group_type"])
-    if r["cap_check_first"]:
+    if r["cap_510"]:
+        # [5.10] misfit: !group_smaller_max_cpu_capacity(sg, sds->local) or
+        # local not has_spare (no SD_ASYM_CPUCAPACITY test: misfit needs it)
+        if sgs["group_type"] == MISFIT and (
+                not fits_capacity(g["max_capacity"], case["groups"][0]["max_capacity"]) or
+                sds["local_stat"]["group_type"] != HAS_SPARE):
+            return False
+    else:
         # [6.1] misfit we can't help: dst core not idle, dst not bigger than
-        # the group's max_capacity, or local not has_spare
+        # the group's max_capacity, or local not has_spare.
         # env->dst_core_idle = !sched_smt_active() || is_core_idle(dst_cpu)
         dst_core_idle = not case.get("smt_active", True) or is_core_idle(case, case["dst"])
         if asymcap and sgs["group_type"] == MISFIT and (
@@ -376,14 +389,9 @@ def update_sd_pick_busiest(r, case, sds, gi, sgs):
                 not capacity_greater(dst_cap, g["max_capacity"]) or
                 sds["local_stat"]["group_type"] != HAS_SPARE):
             return False
-        if asymcap and t <= rank(r, FULLY_BUSY) and capacity_greater(g["min_capacity"], dst_cap):
-            return False
-    else:
-        # [5.10] misfit: !group_smaller_max_cpu_capacity(sg, sds->local) or local not has_spare
-        if sgs["group_type"] == MISFIT and (
-                not fits_capacity(g["max_capacity"], case["groups"][0]["max_capacity"]) or
-                sds["local_stat"]["group_type"] != HAS_SPARE):
-            return False
+    if r["cap_check_first"] and _cap_min_filter(r, case, sgs, g, dst_cap):
+        # [6.1] (Debian 6.1.192, 6.12.117; the 7.3 merge) before the type compare
+        return False
     if t > bt:
         return True
     if t < bt:
@@ -443,12 +451,22 @@ def update_sd_pick_busiest(r, case, sds, gi, sgs):
     return _cap_check_last(r, case, sgs, g, dst_cap)
 
 
+def _cap_min_filter(r, case, sgs, g, dst_cap):
+    """A candidate with no more than one task per CPU and bigger CPUs than
+    dst is not pulled from (SD_ASYM_CPUCAPACITY)."""
+    if "ASYM_CPUCAPACITY" not in case["flags"] or rank(r, sgs["group_type"]) > rank(r, FULLY_BUSY):
+        return False
+    if r["cap_510"]:
+        # [5.10] group_smaller_min_cpu_capacity(sds->local, sg)
+        return fits_capacity(case["groups"][0]["min_capacity"], g["min_capacity"])
+    # [6.1] capacity_greater(sg->sgc->min_capacity, capacity_of(env->dst_cpu))
+    return capacity_greater(g["min_capacity"], dst_cap)
+
+
 def _cap_check_last(r, case, sgs, g, dst_cap):
-    # [5.10] the asym-capacity min_capacity check after the type compare:
-    # group_smaller_min_cpu_capacity(sds->local, sg)
-    if not r["cap_check_first"] and "ASYM_CPUCAPACITY" in case["flags"] and \
-            rank(r, sgs["group_type"]) <= rank(r, FULLY_BUSY) and \
-            fits_capacity(case["groups"][0]["min_capacity"], g["min_capacity"]):
+    # [5.10] the min_capacity filter after the type compare (only reached
+    # when the candidate would win within its class)
+    if not r["cap_check_first"] and _cap_min_filter(r, case, sgs, g, dst_cap):
         return False
     return True
 

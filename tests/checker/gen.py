@@ -48,7 +48,9 @@ def _cpu(rng, nr, h_nr=None, cap=1024):
     if rng.random() < 0.15:
         util = rng.randint(0, 1300)
     runnable = util + rng.randint(0, 600) * h_nr if h_nr else rng.randint(0, 40)
-    return dict(nr_running=nr, h_nr_running=h_nr, load=load, util=util, runnable=runnable,
+    util_est = rng.choice((0, 0, 0, util // 2, util + 200)) if h_nr else 0
+    return dict(nr_running=nr, h_nr_running=h_nr, load=load, util=util, util_est=util_est,
+                runnable=runnable,
                 capacity=cap, capacity_orig=1024, idle=True, misfit=0, prio=0,
                 overutilized=False, waiters=[], unknown=0, throttled=[])
 
@@ -149,6 +151,16 @@ def gen_case(rng, variant):
                 smt_active=True, sd_smt=False, groups=groups, cpus=cpus)
     if "NUMA" in flags:
         case["child_prefer_sibling"] = rng.random() < 0.2
+    if "ASYM_CPUCAPACITY" in flags and rng.random() < 0.7:
+        # big.LITTLE: groups of little CPUs (capacity_orig < 1024) beside big ones
+        for gi, g in enumerate(groups):
+            orig = 1024 if gi == 0 or rng.random() < 0.3 else rng.choice((446, 512, 800))
+            for k in g["cpus"]:
+                cpus[k]["capacity_orig"] = orig
+                cpus[k]["capacity"] = min(cpus[k]["capacity"], orig)
+            caps = [cpus[k]["capacity"] for k in g["cpus"]]
+            g["max_capacity"], g["min_capacity"] = max(caps), min(caps)
+            g["capacity"] = sum(caps)
     for g in groups:
         for k in g["cpus"]:
             cpus[k]["siblings"] = list(g["cpus"]) if g["smt"] else [k]

@@ -140,11 +140,15 @@ def wrong_reason(r, case, sds, p):
         return "ACTIVE_MISFIT"
     if cls == fm.ASYM:
         return "ACTIVE_ASYM"
+    if cls == fm.IMBALANCED:
+        return "CLASS_IMBALANCED"       # forced before prefer_sibling is tried
+    # docs/debugfs.md (the reason table): active_prefer_sibling when
+    # prefer_sibling forced the balance of a group that is not overloaded
     local, b = sds["local_stat"], sds["stats"][p]
-    if sds["prefer_sibling"] and local["group_type"] == fm.HAS_SPARE and \
-            fm.rank(r, cls) <= fm.rank(r, fm.FULLY_BUSY):
+    if sds["prefer_sibling"] and local["group_type"] == fm.HAS_SPARE and cls != fm.OVERLOADED:
         if r["smt"]:
-            forced = fm.sibling_imbalance(case, sds, b, local) > 1
+            forced = (r["llc"] and cls == fm.LLC_BALANCE) or \
+                fm.sibling_imbalance(case, sds, b, local) > 1
         else:
             forced = b["sum_nr_running"] > local["sum_nr_running"] + 1
         if forced:
