@@ -18,3 +18,8 @@ test-checker: $(CHECKER_BIN)
 		tee $(BUILD)/results/checker.log; rc=$$?; \
 	grep -E '^[0-9]+ passed, [0-9]+ failed' $(BUILD)/results/checker.log | tail -n1 > $(BUILD)/results/checker.summary; \
 	exit $$rc
+
+# Rule mutations of the core the cross-check must catch (not part of make test)
+.PHONY: test-checker-teeth
+test-checker-teeth:
+	@BUILD=$(BUILD) CC=$(CC) tests/checker/teeth.sh

@@ -239,6 +239,19 @@ def is_core_idle(case, cpu):
     return all(case["cpus"][s]["nr_running"] == 0 for s in c.get("siblings", ()) if s != cpu)
 
 
+def dst_capacity(case):
+    """capacity_of(env->dst_cpu) (an event gives it as dst_cap)."""
+    return case.get("dst_cap", case["cpus"][case["dst"]]["capacity"])
+
+
+def dst_core_is_idle(case):
+    """[6.1] update_sd_lb_stats(): env->dst_core_idle = !sched_smt_active() ||
+    is_core_idle(env->dst_cpu) (an event gives it as dst_core_idle)."""
+    if "dst_core_idle" in case:
+        return case["dst_core_idle"]
+    return not case.get("smt_active", True) or is_core_idle(case, case["dst"])
+
+
 def sched_asym_prefer(case, a, b):
     # [6.1] sched.h sched_asym_prefer(): arch_asym_cpu_priority(a) > (b)
     return case["cpus"][a].get("prio", 0) > case["cpus"][b].get("prio", 0)
@@ -279,7 +292,7 @@ def group_asym(r, case, local_g, local_s, g, s):
         return False
     # sched_use_asym_prio(): SD_ASYM_PACKING; !sched_smt_active() is true;
     # else SD_SHARE_CPUCAPACITY or is_core_idle(dst)
-    if case.get("smt_active", True) and not case.get("sd_smt") and not is_core_idle(case, dst):
+    if not case.get("sd_smt") and not dst_core_is_idle(case):
         return False
     return sched_asym_prefer(case, dst, g["asym_prefer_cpu"])
 
@@ -320,7 +333,7 @@ def update_sg_lb_stats(r, case, gi, local_s=None):
             m = c.get("misfit", 0)                          # rq->misfit_task_load
             if r["misfit_dst_can_help"]:
                 # [7.3] only if capacity_greater(capacity_of(dst), sgc->max_capacity)
-                if m and capacity_greater(case["cpus"][case["dst"]]["capacity"],
+                if m and capacity_greater(dst_capacity(case),
                                           g["max_capacity"]) and s["group_misfit_task_load"] < m:
                     s["group_misfit_task_load"] = m
             elif s["group_misfit_task_load"] < m:
@@ -367,7 +380,7 @@ def update_sd_pick_busiest(r, case, sds, gi, sgs):
     b = sds["busiest_stat"]
     bg = case["groups"][sds["busiest"]] if sds["busiest"] is not None else None
     g = case["groups"][gi]
-    dst_cap = case["cpus"][case["dst"]]["capacity"]
+    dst_cap = dst_capacity(case)
     if not sgs["sum_h_nr_running"]:
         return False
     asymcap = "ASYM_CPUCAPACITY" in flags
@@ -383,7 +396,7 @@ def update_sd_pick_busiest(r, case, sds, gi, sgs):
         # [6.1] misfit we can't help: dst core not idle, dst not bigger than
         # the group's max_capacity, or local not has_spare.
         # env->dst_core_idle = !sched_smt_active() || is_core_idle(dst_cpu)
-        dst_core_idle = not case.get("smt_active", True) or is_core_idle(case, case["dst"])
+        dst_core_idle = dst_core_is_idle(case)
         if asymcap and sgs["group_type"] == MISFIT and (
                 not dst_core_idle or
                 not capacity_greater(dst_cap, g["max_capacity"]) or

@@ -181,6 +181,32 @@ def gen_case(rng, variant):
         k = rng.randrange(ncpus)
         if k != dst and cpus[k]["nr_running"] == 0:
             cpus[k]["idle"] = False
+    if rng.random() < 0.03 and ng >= 2:
+        _boundary(rng, case)
     for k in range(ncpus):
         _waiters(rng, case, k, ncpus)
     return case
+
+
+def _boundary(rng, case):
+    """Inputs on the edges of the rules' comparisons: the local group's
+    avg_load exactly 100/imbalance_pct of the busiest's (local_load), or a
+    CPU capacity with capacity * pct == 1024 * 100 (check_cpu_capacity())."""
+    cpus, groups, pct = case["cpus"], case["groups"], case["pct"]
+    if rng.random() < 0.5:
+        if pct not in (110, 125):
+            case["pct"] = pct = rng.choice((110, 125))
+        for gi, avg in ((0, 1000), (1, 10 * pct)):
+            g = groups[gi]
+            n = len(g["cpus"])
+            g["capacity"] = 1024 * n
+            for k in g["cpus"]:
+                cpus[k].update(nr_running=2, h_nr_running=2, load=0, util=1024,
+                               runnable=1024 + 200, idle=True)
+            cpus[g["cpus"][0]]["load"] = avg * n
+            if gi == 0 and case["idle"] != 1:
+                case["idle"] = 1    # a busy destination can sit in an overloaded group
+    else:
+        case["pct"] = 128
+        k = rng.choice(groups[-1]["cpus"])
+        cpus[k].update(capacity=800, capacity_orig=1024, nr_running=1, h_nr_running=1)
