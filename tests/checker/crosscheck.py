@@ -101,46 +101,62 @@ def encode(case, kpick, bits, ranks):
     return "\n".join(lines) + "\n"
 
 
-def run_variant(args):
-    variant, ncases, seed, driver = args
+def run_chunk(args):
+    """One worker's share: the same random domains for every variant (the
+    generator's work is shared), each variant judged by the checker and by
+    the core (one driver run per variant)."""
+    chunk, ncases, seed, driver, variants = args
     names = judge.Names()
     bits = sd_bits()
-    rng = random.Random("%s/%s" % (seed, variant))
-    # the driver names the classes; ranks follow this variant's enum group_type
+    rng = random.Random("%s/chunk%d" % (seed, chunk))
+    # the driver names the classes; ranks follow each variant's enum group_type
     first = subprocess.run([driver], input="", capture_output=True, text=True)
     cnames = first.stdout.split()[1].split(",")
-    order = fm.classes_of(variant)
-    ranks = [order.index(n) if n in order else -1 for n in cnames]
-    cases, wants, blob = [], [], []
+    cases = []
     for n in range(ncases):
-        case = fit_to_api(gen.gen_case(rng, variant), rng)
+        case = fit_to_api(gen.gen_case(rng, variants[0]), rng)
         if rng.random() < 0.01:
             k = rng.randrange(len(case["cpus"]))
             case["cpus"][k]["void"] = rng.randint(1, len(names.void_ids) - 1)
+        cases.append(case)
+    out = {}
+    for variant in variants:
+        out[variant] = judge_variant(variant, cases, names, bits, cnames, driver,
+                                     random.Random("%s/chunk%d/%s" % (seed, chunk, variant)))
+    return out
+
+
+def judge_variant(variant, cases, names, bits, cnames, driver, rng):
+    order = fm.classes_of(variant)
+    ranks = [order.index(n) if n in order else -1 for n in cnames]
+    picks, wants, blob = [], [], []
+    for case in cases:
+        case["variant"] = variant
         model = fm.find_busiest_group(variant, case)
-        b = model[0]
         x = rng.random()
         if x < 0.55:
-            kpick = b
+            kpick = model[0]
         elif x < 0.75 or len(case["groups"]) < 2:
             kpick = None
         else:
             kpick = rng.randrange(1, len(case["groups"]))
-        want = judge.judge(names, case, kpick, model)
-        cases.append((case, kpick))
-        wants.append(want)
+        picks.append(kpick)
+        wants.append(judge.judge(names, case, kpick, model))
         blob.append(encode(case, kpick, bits, ranks))
+    ncases = len(cases)
     t0 = time.time()
     out = subprocess.run([driver], input="".join(blob), capture_output=True, text=True)
     if out.returncode:
-        return variant, dict(error="driver exit %d: %s" % (out.returncode, out.stderr[-400:]))
+        return dict(error="driver exit %d: %s" % (out.returncode, out.stderr[-400:]))
     lines = out.stdout.splitlines()[1:]
     if len(lines) != ncases:
-        return variant, dict(error="driver answered %d of %d cases" % (len(lines), ncases))
+        return dict(error="driver answered %d of %d cases" % (len(lines), ncases))
     bad = []
+    nbad = 0
+    keep = int(os.environ.get("CHECKER_KEEP", "5"))
     reasons, classes = collections.Counter(), collections.Counter()
     exits = collections.Counter()
-    for (case, kpick), want, line in zip(cases, wants, lines):
+    for case, kpick, want, line in zip(cases, picks, wants, lines):
         verdict, reason, mpick, mexit, mbusiest, cls = line.split()
         got = dict(verdict=verdict, reason=reason, model=int(mpick), busiest=int(mbusiest),
                    exit=mexit, classes=cls.split(","))
@@ -160,12 +176,36 @@ def run_variant(args):
             for k in ("model", "classes", "busiest", "exit"):
                 exp[k] = got[k]
         if exp != got:
-            bad.append((case, kpick, exp, got))
-    keep = int(os.environ.get("CHECKER_KEEP", "5"))
-    return variant, dict(n=ncases, bad=bad[:keep], nbad=len(bad), reasons=dict(reasons),
-                         classes=dict(classes), exits=dict(exits),
-                         driver_s=time.time() - t0,
-                         all_reasons=[n for _, n in judge.read_table()[1]], order=order)
+            nbad += 1
+            if len(bad) < keep:
+                bad.append((json.loads(json.dumps(case, default=sorted)), kpick, exp, got))
+    return dict(n=ncases, bad=bad, nbad=nbad, reasons=dict(reasons),
+                classes=dict(classes), exits=dict(exits), driver_s=time.time() - t0,
+                all_reasons=[n for _, n in judge.read_table()[1]], order=order)
+
+
+def merge(parts):
+    res = None
+    for p in parts:
+        if "error" in p:
+            return p
+        if res is None:
+            res = dict(p, reasons=collections.Counter(p["reasons"]),
+                       classes=collections.Counter(p["classes"]),
+                       exits=collections.Counter(p["exits"]), bad=list(p["bad"]))
+            continue
+        res["n"] += p["n"]
+        res["nbad"] += p["nbad"]
+        res["bad"] += p["bad"]
+        for k in ("reasons", "classes", "exits"):
+            res[k].update(p[k])
+    return res
+
+
+def run_variant(args):
+    """One variant on its own (debugging helpers)."""
+    variant, ncases, seed, driver = args
+    return variant, run_chunk((0, ncases, seed, driver, [variant]))[variant]
 
 
 # the checker's exits by the reason table's IDs
@@ -197,7 +237,7 @@ def cannot_carry(variant, reasons):
 
 def show_case(case, kpick, exp, got):
     c = dict(case)
-    c["flags"] = sorted(c["flags"])
+    c["flags"] = sorted(c["flags"])  # a set, or a list once copied
     print("#   case: " + json.dumps(dict(c, kernel_pick=kpick), sort_keys=True))
     print("#   checker: " + json.dumps(exp, sort_keys=True))
     print("#   core:    " + json.dumps(got, sort_keys=True))
@@ -212,9 +252,13 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
     variants = a.variants.split(",")
-    jobs = [(v, a.cases, a.seed, a.driver) for v in variants]
-    with multiprocessing.Pool(a.jobs) as pool:
-        results = pool.map(run_variant, jobs)
+    # the cases are split between the workers; every worker judges its
+    # share under every variant
+    share = [a.cases // a.jobs + (1 if i < a.cases % a.jobs else 0) for i in range(a.jobs)]
+    jobs = [(i, share[i], a.seed, a.driver, variants) for i in range(a.jobs) if share[i]]
+    with multiprocessing.Pool(len(jobs)) as pool:
+        parts = pool.map(run_chunk, jobs)
+    results = [(v, merge([p[v] for p in parts])) for v in variants]
     print("TAP version 13")
     print("1..%d" % (2 * len(results)))
     n = fail = 0
