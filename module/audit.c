@@ -499,33 +499,72 @@ static void audit_fill_domain(struct audit_domain *d, void *env, struct sched_do
  * for the verdict and the trackers, and its waiter summary in @w (for the
  * trace event).
  */
-/* Append CPU entry @c of group @g with its waiter summary @w to the event's cbuf. */
+/*
+ * Append CPU entry @c of group @g with its waiter summary @w to the event's
+ * cbuf, as the destination sees it: waiters of groups throttled there
+ * (bit i of @thr for w->tg[i]) count as throttled, not as work.
+ */
 static void audit_format_cpu(struct audit_pcpu *a, int g, const struct audit_cpu *c,
-			     const struct shadow_work *w)
+			     const struct shadow_work *w, u32 thr)
 {
-	u32 nr = min_t(u32, w->nr_restricted, SHADOW_WORK_RESTRICTED), m;
+	u32 nr = min_t(u32, w->nr_restricted, SHADOW_WORK_RESTRICTED), m, i, any = w->any;
+	u32 throttled = w->throttled, shown = 0;
 	int words = min_t(int, BITS_TO_LONGS(nr_cpu_ids), SHADOW_WORK_MASK_WORDS), k;
 	size_t len = sizeof(a->cbuf), n = a->clen;
+
+	for (i = 0; i < min_t(u32, w->nr_tg, SHADOW_WORK_TGS); i++) {
+		if (thr & BIT(i))
+			throttled += w->tg_any[i];
+		else
+			any += w->tg_any[i];
+	}
 
 	if (a->ccut || len - n < 160 + nr * words * 18) {
 		a->ccut = true;
 		return;
 	}
 	n += scnprintf(a->cbuf + n, len - n,
-		       "%s%d,%d,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%d,%d,%u,%u,%u,%u,%u,",
+		       "%s%d,%d,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%d,%d,%u,%u,%u,%u,%u,%u,",
 		       n ? ";" : "", g, c->cpu, c->nr_running, c->h_nr_running, c->load_avg,
 		       c->util_avg, c->util_est, c->runnable_avg, c->capacity,
 		       c->capacity_orig ? c->capacity_orig : SCHED_CAPACITY_SCALE,
 		       c->misfit_task_load, c->idle, c->stale, c->llc_pref,
 		       c->void_reason ? c->void_reason : (c->valid ? 0 : SHADOW_VOID_NEVER),
-		       w->any, w->pinned, w->unknown);
-	if (!nr)
-		n += scnprintf(a->cbuf + n, len - n, "-");
-	for (m = 0; m < nr; m++)
+		       any, w->pinned, w->unknown, throttled);
+	for (m = 0; m < nr; m++) {
+		if (w->rtg[m] >= 0 && w->rtg[m] < SHADOW_WORK_TGS && (thr & BIT(w->rtg[m]))) {
+			continue;	/* its group is throttled on the destination */
+		}
 		for (k = 0; k < words; k++)
-			n += scnprintf(a->cbuf + n, len - n, "%s%llx", k ? "." : (m ? "/" : ""),
+			n += scnprintf(a->cbuf + n, len - n, "%s%llx", k ? "." : (shown ? "/" : ""),
 				       w->restricted[m][k]);
+		shown++;
+	}
+	if (!shown)
+		n += scnprintf(a->cbuf + n, len - n, "-");
 	a->clen = n;
+}
+
+/*
+ * Bit i set: the bandwidth-limited group w->tg[i] is throttled on @dst
+ * (throttled_lb_pair()'s destination half).  The group pointers come from
+ * the source CPU's published summary: a group cannot be freed while it has
+ * queued tasks, its last task's dequeue republishes the summary first, and
+ * the caller holds RCU across the copy and this read (the group is freed
+ * after a grace period).
+ */
+static u32 audit_tg_throttled(const struct shadow_work *w, int dst)
+{
+	u32 i, thr = 0;
+
+	for (i = 0; i < min_t(u32, w->nr_tg, SHADOW_WORK_TGS); i++) {
+		const struct task_group *tg = (const struct task_group *)(unsigned long)w->tg[i];
+		struct cfs_rq *cfs = tg ? ks_tg_cfs_rq(tg, dst) : NULL;
+
+		if (cfs && ks_cfs_rq_throttled(cfs))
+			thr |= BIT(i);
+	}
+	return thr;
 }
 
 static void audit_fill_cpu(struct audit_pcpu *a, struct audit_cpu *c, int g,
@@ -533,9 +572,10 @@ static void audit_fill_cpu(struct audit_pcpu *a, struct audit_cpu *c, int g,
 {
 	struct shadow_scalars s;
 	struct audit_live l;
+	u32 thr = 0;
 
 	memset(c, 0, sizeof(*c));
-	s.work.any = s.work.pinned = s.work.unknown = s.work.nr_restricted = 0;
+	shadow_work_begin(&s.work);
 	c->cpu = cpu;
 	audit_read_live(cpu, &l);
 	c->nr_running = l.nr;
@@ -556,18 +596,19 @@ static void audit_fill_cpu(struct audit_pcpu *a, struct audit_cpu *c, int g,
 	if (!shadow_read_scalars(cpu, &s)) {
 		(*unreadable)++;
 		c->void_reason = SHADOW_VOID_UNREADABLE;
-		s.work.any = s.work.pinned = s.work.unknown = s.work.nr_restricted = 0;
+		shadow_work_begin(&s.work);
 		goto out;
 	}
 	if (!s.valid) {
 		c->void_reason = SHADOW_VOID_NEVER;
-		s.work.any = s.work.pinned = s.work.unknown = s.work.nr_restricted = 0;
+		shadow_work_begin(&s.work);
 		goto out;
 	}
 	c->valid = true;
 	c->void_reason = s.void_reason < SHADOW_NR_VOID_REASONS ? s.void_reason :
 			 SHADOW_VOID_UNREADABLE;
-	c->work = shadow_work_for(&s.work, dst);
+	thr = audit_tg_throttled(&s.work, dst);
+	c->work = shadow_work_for_dst(&s.work, dst, thr);
 	c->h_load = s.h_load;
 	c->movable = s.movable;
 	c->weight = s.weight;
@@ -575,7 +616,7 @@ static void audit_fill_cpu(struct audit_pcpu *a, struct audit_cpu *c, int g,
 	c->shadow_avg = shadow_fp_round(s.shadow_avg_fp);
 out:
 	if (a->fmt)
-		audit_format_cpu(a, g, c, &s.work);
+		audit_format_cpu(a, g, c, &s.work, thr);
 }
 
 static void audit_count(struct audit_counts *n, int dom, const struct audit_result *res)
@@ -1378,6 +1419,9 @@ void shadow_audit_info(struct seq_file *m)
 	seq_printf(m, "lb_model_either_picked %llu\nlb_model_either_agree %llu\n",
 		   model[ATT_EITHER], model[ATT_EITHER_AGREE]);
 	seq_printf(m, "lb_model_entry_unread %llu\nlb_model_no_rq %llu\n", unread, no_rq);
+	/* CFS bandwidth: which halves of throttled_lb_pair() the work summary follows */
+	seq_printf(m, "lb_throttle %s\n", !KS_BANDWIDTH_READABLE ? "unreadable" :
+		   KS_TASK_BASED_THROTTLE ? "dst" : "src+dst");
 	/* the rule set in force and where each rule came from */
 	seq_printf(m, "lb_rules 0x%x\n", audit_rules);
 	for (k = 0; k < AUDIT_NR_RULES; k++)

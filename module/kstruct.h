@@ -403,6 +403,50 @@ static __always_inline u32 ks_rq_llc_pref(const struct rq *rq)
 #define KS_MODEL_LLC_READABLE (HAS_KS_rq__sd && HAS_KS_sched_domain__llc_counts && \
 			       HAS_KS_sched_domain__llc_max)
 
+
+/* --- CFS bandwidth (waiters.c, audit.c): see kstruct.fields --- */
+#define KS_BANDWIDTH_READABLE (HAS_KS_cfs_rq__throttle_count && HAS_KS_task_group__cfs_rq && \
+			       HAS_KS_task_group__cfs_bandwidth__hierarchical_quota)
+/* 7.3+: throttled tasks leave the run queue; only the destination is checked */
+#define KS_TASK_BASED_THROTTLE HAS_KS_task_struct__throttled
+
+/* the cfs_rq is in a throttled hierarchy (throttled_hierarchy()) */
+static __always_inline bool ks_cfs_rq_throttled(const struct cfs_rq *cfs)
+{
+#if KS_BANDWIDTH_READABLE
+	return READ_ONCE(*KS_ADDR(const int, cfs, cfs_rq, throttle_count)) > 0;
+#else
+	return false;
+#endif
+}
+/* the group or an ancestor has a bandwidth limit (hierarchical_quota != RUNTIME_INF) */
+static __always_inline bool ks_tg_bandwidth_limited(const struct task_group *tg)
+{
+#if KS_BANDWIDTH_READABLE
+	return READ_ONCE(*KS_ADDR(const s64, tg, task_group,
+				  cfs_bandwidth__hierarchical_quota)) != -1;
+#else
+	return false;
+#endif
+}
+/* the group's cfs_rq on @cpu: tg->cfs_rq[cpu], or per_cpu_ptr(tg->cfs_rq, cpu) on 7.3 */
+static __always_inline struct cfs_rq *ks_tg_cfs_rq(const struct task_group *tg, int cpu)
+{
+#if KS_BANDWIDTH_READABLE
+	void *base = READ_ONCE(*KS_ADDR(void *const, tg, task_group, cfs_rq));
+
+	if (!base)
+		return NULL;
+#if KS_task_group__cfs_rq_PTRS == 2
+	return READ_ONCE(((struct cfs_rq **)base)[cpu]);
+#else
+	return (struct cfs_rq *)per_cpu_ptr((void __percpu *)base, cpu);
+#endif
+#else
+	return NULL;
+#endif
+}
+
 #if HAS_KS_cfs_rq__throttled_clock_pelt_time
 #define KS_THROTTLED_PELT_SIZE_OK (KS_cfs_rq__throttled_clock_pelt_time_SIZE == sizeof(u64))
 #else
@@ -462,6 +506,16 @@ static __always_inline int ks_sgc_imbalance(const struct sched_group_capacity *s
 #endif
 #if !HAS_KS_sched_domain__llc_max
 #define KS_sched_domain__llc_max_SIZE 0
+#endif
+#if !HAS_KS_cfs_rq__throttle_count
+#define KS_cfs_rq__throttle_count_SIZE 0
+#endif
+#if !HAS_KS_task_group__cfs_rq
+#define KS_task_group__cfs_rq_SIZE 0
+#define KS_task_group__cfs_rq_PTRS 2
+#endif
+#if !HAS_KS_task_group__cfs_bandwidth__hierarchical_quota
+#define KS_task_group__cfs_bandwidth__hierarchical_quota_SIZE 0
 #endif
 #if HAS_KS_task_struct__migration_disabled && LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0) && defined(CONFIG_SMP)
 #define KS_MIGRATION_DISABLED_SIZE_OK							\
@@ -590,6 +644,12 @@ static __always_inline int ks_sgc_imbalance(const struct sched_group_capacity *s
 	X(KS_OPT_SIZE_OK(rq__sd, sizeof(void *)), "rq.sd size")		\
 	X(KS_OPT_SIZE_OK(sched_domain__llc_counts, sizeof(void *)), "sched_domain.llc_counts size") \
 	X(KS_OPT_SIZE_OK(sched_domain__llc_max, sizeof(int)), "sched_domain.llc_max size") \
+	X(KS_OPT_SIZE_OK(cfs_rq__throttle_count, sizeof(int)), "cfs_rq.throttle_count size") \
+	X(KS_OPT_SIZE_OK(task_group__cfs_rq, sizeof(void *)) &&			\
+	  (KS_task_group__cfs_rq_PTRS == 1 || KS_task_group__cfs_rq_PTRS == 2),	\
+	  "task_group.cfs_rq size and kind")					\
+	X(KS_OPT_SIZE_OK(task_group__cfs_bandwidth__hierarchical_quota, sizeof(s64)), \
+	  "task_group.cfs_bandwidth.hierarchical_quota size")			\
 	X(KS_THROTTLED_PELT_SIZE_OK, "cfs_rq.throttled_clock_pelt_time size")
 
 /* Returns NULL when every check holds, else the description of the first failure. */

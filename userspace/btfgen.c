@@ -27,6 +27,7 @@ struct field_hit {
 	long long bit_off;
 	long long size;
 	int bitfield;
+	int ptrs;		/* pointer levels of the field's type (struct x ** = 2) */
 };
 
 static const char *prog = "btfgen";
@@ -92,6 +93,19 @@ static int resolve_path(const struct btf *btf, __u32 sid, const char *path,
 			return 0;
 		base = hit->bit_off;
 		type = mtype;
+	}
+	/* how many pointer levels the field's type has (qualifiers and typedefs skipped) */
+	hit->ptrs = 0;
+	for (;;) {
+		const struct btf_type *t = btf__type_by_id(btf, type);
+
+		if (!t)
+			break;
+		if (btf_is_ptr(t))
+			hit->ptrs++;
+		else if (!btf_is_mod(t) && !btf_is_typedef(t) && !btf_is_type_tag(t))
+			break;
+		type = t->type;
 	}
 	return 1;
 }
@@ -516,10 +530,10 @@ int main(int argc, char **argv)
 		if (hit.bitfield || hit.bit_off % 8)
 			die("%s.%s is a bitfield in %s: not supported", sname, w[found], btf_path);
 		fprintf(out, "/* %s %s.%s%s */\n#define HAS_KS_%s 1\n#define KS_%s_OFF %lld\n"
-			"#define KS_%s_SIZE %lld\n#define KS_%s_NAME \"%s\"\n\n",
+			"#define KS_%s_SIZE %lld\n#define KS_%s_PTRS %d\n#define KS_%s_NAME \"%s\"\n\n",
 			pub ? "public" : "private", sname,
 			w[found], found > 1 ? " (renamed)" : "", mname, mname, hit.bit_off / 8,
-			mname, hit.size, mname, w[found]);
+			mname, hit.size, mname, hit.ptrs, mname, w[found]);
 		nfields++;
 	}
 	fclose(mf);

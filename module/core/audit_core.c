@@ -474,8 +474,8 @@ static u64 audit_imbalance(const struct audit_domain *d, const struct audit_gsta
 			if (b->weight == 1 || prefer_sibling)
 				imb = (b->sum_nr_running > l->sum_nr_running ?
 				       b->sum_nr_running - l->sum_nr_running : 0) >> 1;
-			else
-				imb = (l->idle_cpus > b->idle_cpus ? l->idle_cpus - b->idle_cpus : 0) >> 1;
+			else	/* unsigned int difference: wraps when local has fewer idle CPUs */
+				imb = (u32)(l->idle_cpus - b->idle_cpus) >> 1;
 			if ((d->flags & AUDIT_SD_NUMA) && b->sum_nr_running <= AUDIT_NUMA_IMB_MIN)
 				imb = 0;
 			return imb;
@@ -486,12 +486,26 @@ static u64 audit_imbalance(const struct audit_domain *d, const struct audit_gsta
 			imb = b->sum_nr_running > l->sum_nr_running ?
 			      b->sum_nr_running - l->sum_nr_running : 0;
 		else
-			imb = l->idle_cpus > b->idle_cpus ? l->idle_cpus - b->idle_cpus : 0;
-		/* adjust_numa_imbalance(imb, local nr + 1, imb_numa_nr) */
-		if ((d->flags & AUDIT_SD_NUMA) && l->sum_nr_running + 1 <= d->imb_numa_nr &&
-		    imb <= AUDIT_NUMA_IMB_MIN)
-			imb = 0;
-		return imb >> 1;
+			/*
+			 * max_t(long, 0, local->idle_cpus - busiest->idle_cpus):
+			 * an unsigned int difference, so fewer idle CPUs in the
+			 * local group wrap to ~4e9, not 0 (reachable when the
+			 * busiest is overloaded in an SD_SHARE_LLC domain)
+			 */
+			imb = (u32)(l->idle_cpus - b->idle_cpus);
+		/*
+		 * adjust_numa_imbalance(int imbalance, local nr + 1, imb_numa_nr):
+		 * the long goes through an int (a wrapped value is negative there)
+		 */
+		if (d->flags & AUDIT_SD_NUMA) {
+			s64 i = (s32)(u32)imb;
+
+			if (l->sum_nr_running + 1 <= d->imb_numa_nr && i <= AUDIT_NUMA_IMB_MIN)
+				i = 0;
+			imb = (u64)i;
+		}
+		/* env->imbalance >>= 1 on a long */
+		return (u64)((s64)imb >> 1);
 	}
 	for (g = 0; g < nr_groups; g++) {
 		total_load += gs[g].load;

@@ -107,7 +107,7 @@ enum audit_class {
 	X(FULLY_BUSY_LATER, "fully_busy_later",				\
 	  "fully_busy ties: the later group wins unless the current busiest is an SMT group (6.5+)") \
 	X(MISFIT_TIE_FIRST, "misfit_tie_first",				\
-	  "misfit ties keep the earlier group (6.6+: `>`; before: the later one, `>=`)") \
+	  "misfit ties keep the earlier group (v6.9+: `>`; before: the later one, `>=`)") \
 	X(SMT_BALANCE, "smt_balance",					\
 	  "group_smt_balance, the SMT vs non-SMT has_spare rule and the SMT force exit (6.6+)") \
 	X(SIBLING_IMBALANCE, "sibling_imbalance",			\
@@ -155,9 +155,9 @@ enum audit_rule_bit {
 /* Debian's 6.1.192: misfit before EAS and capacity first are backported */
 #define AUDIT_RULES_6_1		(AUDIT_RULE_REDUCED_CAPACITY | AUDIT_RULE_CAPACITY_FIRST)
 #define AUDIT_RULES_6_6		(AUDIT_RULE_REDUCED_CAPACITY | AUDIT_RULE_FULLY_BUSY_LATER | \
-				 AUDIT_RULE_MISFIT_TIE_FIRST | AUDIT_RULE_SMT_BALANCE | \
-				 AUDIT_RULE_SIBLING_IMBALANCE | AUDIT_RULE_PREFER_SIBLING_BUSIEST)
-#define AUDIT_RULES_6_12	(AUDIT_RULES_6_6 | AUDIT_RULE_CAPACITY_FIRST)
+				 AUDIT_RULE_SMT_BALANCE | AUDIT_RULE_SIBLING_IMBALANCE | \
+				 AUDIT_RULE_PREFER_SIBLING_BUSIEST)
+#define AUDIT_RULES_6_12	(AUDIT_RULES_6_6 | AUDIT_RULE_MISFIT_TIE_FIRST | AUDIT_RULE_CAPACITY_FIRST)
 #define AUDIT_RULES_7_2		(AUDIT_RULES_6_12 | AUDIT_RULE_H_NR_RUNNABLE | \
 				 AUDIT_RULE_EAS_OVERLOAD | AUDIT_RULE_LLC_BALANCE)
 #define AUDIT_RULES_7_3		(AUDIT_RULES_7_2 | AUDIT_RULE_MISFIT_DST_CAPACITY)

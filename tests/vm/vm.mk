@@ -38,7 +38,7 @@ MATRIX            ?= bullseye bookworm trixie trixie-backports sid
 MATRIX_ACCEL      ?= tcg,thread=single
 VM_ENV            := $(CACHE)/$(KERNEL).env
 # the default kernel keeps the historical paths; others get their own
-VM_SUFFIX         := $(if $(filter bookworm,$(KERNEL)),,-$(KERNEL))
+VM_SUFFIX         := $(if $(filter bookworm,$(KERNEL)),,-$(KERNEL))$(if $(VM_TOPO),-$(VM_TOPO))
 # make test-vm too: with the audit's three probes and the static key
 # toggled by scenario 08, one integration run under multi-threaded TCG died
 # with a call to address 0 from softirq right after `enable 1` re-armed them
@@ -58,7 +58,9 @@ VM_FOREIGN_BTF    ?= /sys/kernel/btf/vmlinux
 VM_PROGS          := burn rtspin wr catn modload migdis
 VM_PROG_BINS      := $(addprefix $(BUILD)/progs/,$(VM_PROGS))
 
-export VM_ACCEL VM_TIMEOUT VM_SCENARIOS
+# VM_TOPO: a named topology (run-vm.sh; numa-ring4 for the NUMA scenarios)
+VM_TOPO           ?=
+export VM_ACCEL VM_TIMEOUT VM_SCENARIOS VM_TOPO
 
 # PREEMPT_RT (issue 15): bookworm's RT kernel boots the trace events'
 # scenarios only (one boot, about 25 s), after the module built for it
@@ -86,7 +88,7 @@ COMPARE_DIR       := $(BUILD)/compare
 DEMO_CONF         ?=
 
 .PHONY: vm-kernel vm-module vm-foreign vm-progs vm-initramfs test-vm test-matrix demo \
-	test-rt test-vm-rt compare
+	test-rt test-vm-rt compare test-vm-numa
 
 $(BUILD)/progs/%: tests/progs/%.c tests/progs/progs.h
 	@mkdir -p $(dir $@)
@@ -157,6 +159,11 @@ test-matrix: deps
 
 test-rt:
 	@$(MAKE) --no-print-directory test-vm-rt KERNEL=$(MATRIX_RT) VM_SCENARIOS='$(RT_SCENARIOS)'
+
+# The NUMA scenarios on the 4-node ring (three distances: overlapping groups)
+NUMA_SCENARIOS    ?= 39*
+test-vm-numa:
+	@$(MAKE) --no-print-directory test-vm VM_TOPO=numa-ring4 VM_SCENARIOS='$(NUMA_SCENARIOS)'
 
 # (KERNEL= an RT kernel) the static check of the module built for it, then the boot
 test-vm-rt: $(BUILD)/sched-shadow
