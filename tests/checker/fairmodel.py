@@ -14,6 +14,9 @@ Sources read, by the tag used in the comments:
   [6.12]  Debian linux-source-6.12 6.12.117
   [7.2]   Debian linux-source-7.2 7.2.12
   [7.3]   Debian linux-source-7.3 7.3.4
+  [v6.3]  upstream "sched/fair: unlink misfit task from cpu overutilized"
+          (V. Guittot, LKML v4 2023-01-19, e5ed0550c04c): find_busiest_group()
+          forces misfit before the EAS exit (in Debian's 6.1.192 too)
   [v6.9]  upstream series "sched/fair: Do strict inequality check for
           busiest misfit task group" and "Simplify some logic in
           update_sd_pick_busiest()" (D. Vernet, LKML 2024-02-04, merged
@@ -98,11 +101,12 @@ RULES = {
     "6.1": dict(BASE),
     # 6.6: [6.12] text of the 6.5/6.6 changes (smt_balance, sibling_imbalance,
     # prefer_sibling of the busiest group, SMT ties, sched_group_asym()),
-    # ties of misfit/asym as before [v6.9]; EAS before misfit as the issue
-    # states for kernels before 6.10, and the min_capacity filter after the
-    # type compare (the issue: moved by the 7.3 merge, backported to
-    # Debian's 6.1.192/6.12.117); no v6.6 source read, see README.md.
-    "6.6": dict(BASE, order=ORDER_66, eas_first=True, asym_smt="66", smt=True,
+    # ties of misfit/asym as before [v6.9]; misfit before the EAS exit since
+    # [v6.3] "sched/fair: unlink misfit task from cpu overutilized"; the
+    # min_capacity filter after the type compare (the issue: moved by the
+    # 7.3 merge, backported to Debian's 6.1.192/6.12.117).  No v6.6 tree
+    # was read, see README.md.
+    "6.6": dict(BASE, order=ORDER_66, asym_smt="66", smt=True,
                 prefer_sibling_busiest=True, cap_check_first=False),
     # 6.10: [6.12] text; strict misfit/asym ties [v6.9]; misfit before EAS.
     "6.10": dict(BASE, order=ORDER_66, asym_smt="66", smt=True,
