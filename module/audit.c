@@ -124,6 +124,9 @@ struct audit_counts {
 	u64 att_orphan;		/* searches outside an attempt, or for another domain */
 	u64 known[AUDIT_NR_KNOWN_RULES];	/* known disagreements per named rule (attempts) */
 	u64 entry_unread;	/* judged searches without the entry read (nested on the CPU) */
+	/* per flippable rule, judged attempts whose outcome the rule decides, and of
+	 * those the ones where the rule in force / its opposite gave the kernel's */
+	u64 rule_disc[AUDIT_NR_RULES], rule_in_force[AUDIT_NR_RULES], rule_flipped[AUDIT_NR_RULES];
 	u64 no_rq;		/* CPU entries whose rq was not learned yet (read as stale) */
 };
 
@@ -300,6 +303,23 @@ static u32 audit_rules;				/* in force */
 static u32 audit_rules_btf;			/* what BTF chose */
 static u32 audit_rules_on, audit_rules_off;	/* lb_rules= overrides */
 static char audit_rules_arg[256];
+static u32 audit_rules_learned;			/* switched by the calibration */
+
+/*
+ * lb_rules_learn=N: the first N judged attempts after load are a
+ * calibration phase: for each rule the kernel's outcome can tell apart
+ * (AUDIT_RULES_FLIPPABLE, not set by lb_rules=), the model is also run
+ * with the rule switched; at the end a rule whose opposite matched the
+ * kernel in more of the attempts it decided is switched (source
+ * "learned").  0 (default): no calibration.
+ */
+static unsigned int audit_learn_n;
+module_param_named(lb_rules_learn, audit_learn_n, uint, 0444);
+MODULE_PARM_DESC(lb_rules_learn, "judged attempts of the rule calibration phase after load (0: none; docs/debugfs.md, Rule sets)");
+static atomic64_t audit_calib_seen = ATOMIC64_INIT(0), audit_calib_agree = ATOMIC64_INIT(0);
+static atomic64_t audit_calib_ev[3][AUDIT_NR_RULES];	/* disc, in force agreed, flipped agreed */
+static bool audit_calib_done;
+#define AUDIT_CALIB_MIN	5	/* attempts a rule must decide before the calibration switches it */
 
 /*
  * lb_rules=: comma-separated +name / -name (names of AUDIT_RULES), each at
@@ -371,7 +391,9 @@ static void audit_rules_init(void)
 		     AUDIT_RULE_SMT_BALANCE | AUDIT_RULE_PREFER_SIBLING_BUSIEST;
 	if (smt6 && HAS_KS_sched_group__cores)
 		r |= AUDIT_RULE_SIBLING_IMBALANCE;
-	if (HAS_KS_cfs_rq__h_nr_runnable)
+	/* the balancer sums h_nr_runnable since the series that renamed
+	 * idle_h_nr_running to h_nr_idle (6.14); 6.12.117 has only the field */
+	if (HAS_KS_cfs_rq__h_nr_runnable && HAS_KS_cfs_rq__h_nr_idle)
 		r |= AUDIT_RULE_H_NR_RUNNABLE;
 	if (llc7)
 		r |= AUDIT_RULE_EAS_OVERLOAD | AUDIT_RULE_LLC_BALANCE | AUDIT_RULE_MISFIT_DST_CAPACITY;
@@ -469,7 +491,7 @@ static void audit_fill_domain(struct audit_domain *d, void *env, struct sched_do
 	d->imb_numa_nr = ks_sd_imb_numa_nr(sd);
 	d->eas_balanced = rd && ks_rd_eas_balanced(rd);
 	d->eas_present = rd && ks_rd_eas_present(rd);
-	d->rules = audit_rules;
+	d->rules = READ_ONCE(audit_rules);
 	d->dst_capacity = dst_rq ? ks_rq_cpu_capacity(dst_rq) : SCHED_CAPACITY_SCALE;
 	d->dst_core_idle = true;	/* not read: see docs, "Model and agreement" */
 	d->flags = 0;
@@ -815,6 +837,42 @@ static void audit_attempt_keep(struct audit_pcpu *a, const struct audit_domain *
 		audit_format_state(a, d, a->groups, ng);
 }
 
+/*
+ * One judged attempt of the calibration phase (lb_rules_learn=N): its
+ * evidence, and at the N-th the decision.  Atomic counters: the phase is
+ * short and shared by every CPU.
+ */
+static void audit_calibrate(const struct audit_result *res, u32 differs, u32 fagree)
+{
+	s64 n;
+	u32 flip = 0;
+	int b;
+
+	for (b = 0; differs && b < AUDIT_NR_RULES; b++) {
+		if (!(differs & BIT(b)))
+			continue;
+		atomic64_inc(&audit_calib_ev[0][b]);
+		if (res->cause == AUDIT_CAUSE_AGREE)
+			atomic64_inc(&audit_calib_ev[1][b]);
+		if (fagree & BIT(b))
+			atomic64_inc(&audit_calib_ev[2][b]);
+	}
+	if (res->cause == AUDIT_CAUSE_AGREE)
+		atomic64_inc(&audit_calib_agree);
+	n = atomic64_inc_return(&audit_calib_seen);
+	if (n != audit_learn_n)
+		return;
+	/* the last attempt of the phase decides, once */
+	for (b = 0; b < AUDIT_NR_RULES; b++)
+		if (atomic64_read(&audit_calib_ev[0][b]) >= AUDIT_CALIB_MIN &&
+		    atomic64_read(&audit_calib_ev[2][b]) > atomic64_read(&audit_calib_ev[1][b]))
+			flip |= BIT(b);
+	flip &= AUDIT_RULES_FLIPPABLE & ~(audit_rules_on | audit_rules_off);
+	audit_rules_learned = flip;
+	WRITE_ONCE(audit_rules, audit_rules ^ flip);
+	WRITE_ONCE(audit_calib_done, true);
+}
+
 static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group *picked)
 {
 	struct sched_domain *sd = ks_lb_env_sd(env);
@@ -826,7 +884,8 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 	struct audit_attempt *at = &a->att;
 	struct audit_domain d;
 	struct audit_result res;
-	u32 unreadable = 0, no_rq = 0, gen;
+	u32 unreadable = 0, no_rq = 0, gen, differs = 0, fagree = 0;
+	int b;
 
 	if (!sd || !allowed || (unsigned int)dst >= nr_cpu_ids)
 		return;
@@ -918,6 +977,10 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 		audit_fill_domain(&d, env, sd);
 		audit_judge(&d, a->groups, ng, a->cpus, nc, idle, kpick, a->gs, &res);
 		bad = res.flags & AUDIT_F_BAD_MASK;
+		if (!bad && first_search)
+			audit_model_flips(&d, a->gs, ng, idle, &res.model, res.kernel_pick,
+					  AUDIT_RULES_FLIPPABLE & ~(audit_rules_on | audit_rules_off),
+					  &differs, &fagree);
 	}
 
 	gen = atomic_read(&shadow_reset_gen);
@@ -940,11 +1003,20 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 			a->n.picked_local++;
 		a->n.entry_unread += !a->entry_done;
 		audit_count(&a->n, dom, &res);
+		for (b = 0; differs && b < AUDIT_NR_RULES; b++) {
+			if (!(differs & BIT(b)))
+				continue;
+			a->n.rule_disc[b]++;
+			a->n.rule_in_force[b] += res.cause == AUDIT_CAUSE_AGREE;
+			a->n.rule_flipped[b] += !!(fagree & BIT(b));
+		}
 	}
 	raw_write_seqcount_end(&a->seq);
 	if (too_many || cut || bad || !first_search)
 		return;
 
+	if (audit_learn_n && !READ_ONCE(audit_calib_done))
+		audit_calibrate(&res, differs, fagree);
 	if (audit_att_registered)
 		audit_attempt_keep(a, &d, dom, dst, &res, ng);
 	if (res.verdict == AUDIT_WRONG || res.verdict == AUDIT_MISSED) {
@@ -1356,6 +1428,7 @@ void shadow_audit_info(struct seq_file *m)
 	u64 bad = 0, local = 0, many = 0, unreadable = 0, cut = 0, skipped = 0, nested = 0;
 	u64 orphan = 0, uw = 0, um = 0, unread = 0, no_rq = 0, judged = 0, voids = 0;
 	u64 model[ATT_NR_COLS] = { 0 }, known[AUDIT_NR_KNOWN_RULES] = { 0 };
+	u64 ev[3][AUDIT_NR_RULES] = { { 0 } };
 	struct audit_counts *n;
 	int cpu, i, r, k;
 
@@ -1378,6 +1451,11 @@ void shadow_audit_info(struct seq_file *m)
 			no_rq += n->no_rq;
 			for (k = 0; k < AUDIT_NR_KNOWN_RULES; k++)
 				known[k] += n->known[k];
+			for (k = 0; k < AUDIT_NR_RULES; k++) {
+				ev[0][k] += n->rule_disc[k];
+				ev[1][k] += n->rule_in_force[k];
+				ev[2][k] += n->rule_flipped[k];
+			}
 			for (i = 0; i < AUDIT_NR_IDLE_TYPES; i++) {
 				uw += n->att[AUDIT_ALL][i][audit_att_row(AUDIT_WRONG,
 							AUDIT_R_UNEXPLAINED)][ATT_N];
@@ -1423,11 +1501,31 @@ void shadow_audit_info(struct seq_file *m)
 	seq_printf(m, "lb_throttle %s\n", !KS_BANDWIDTH_READABLE ? "unreadable" :
 		   KS_TASK_BASED_THROTTLE ? "dst" : "src+dst");
 	/* the rule set in force and where each rule came from */
-	seq_printf(m, "lb_rules 0x%x\n", audit_rules);
+	seq_printf(m, "lb_rules 0x%x\n", READ_ONCE(audit_rules));
 	for (k = 0; k < AUDIT_NR_RULES; k++)
 		seq_printf(m, "lb_rule.%s %s:%s\n", audit_rule_name[k],
-			   audit_rules & BIT(k) ? "on" : "off",
-			   (audit_rules_on | audit_rules_off) & BIT(k) ? "lb_rules" : "btf");
+			   READ_ONCE(audit_rules) & BIT(k) ? "on" : "off",
+			   (audit_rules_on | audit_rules_off) & BIT(k) ? "lb_rules" :
+			   audit_rules_learned & BIT(k) ? "learned" : "btf");
+	/* the kernel's own outcomes as evidence on each rule: decided:in_force:flipped */
+	for (k = 0; k < AUDIT_NR_RULES; k++)
+		if (BIT(k) & AUDIT_RULES_FLIPPABLE)
+			seq_printf(m, "lb_rule_evidence.%s %llu:%llu:%llu\n", audit_rule_name[k],
+				   ev[0][k], ev[1][k], ev[2][k]);
+	seq_printf(m, "lb_rules_learn %u\n", audit_learn_n);
+	if (!audit_learn_n)
+		seq_puts(m, "lb_calibration off\n");
+	else
+		seq_printf(m, "lb_calibration %s:%lld/%u\nlb_calibration_agree %lld\n",
+			   READ_ONCE(audit_calib_done) ? "done" : "running",
+			   (long long)min_t(s64, atomic64_read(&audit_calib_seen), audit_learn_n),
+			   audit_learn_n, (long long)atomic64_read(&audit_calib_agree));
+	for (k = 0; audit_learn_n && k < AUDIT_NR_RULES; k++)
+		if (BIT(k) & AUDIT_RULES_FLIPPABLE)
+			seq_printf(m, "lb_rule_calibration.%s %lld:%lld:%lld\n", audit_rule_name[k],
+				   (long long)atomic64_read(&audit_calib_ev[0][k]),
+				   (long long)atomic64_read(&audit_calib_ev[1][k]),
+				   (long long)atomic64_read(&audit_calib_ev[2][k]));
 	/* the reason table (core/audit_reasons.h): name and the verdicts that carry it */
 	for (i = 0; i < AUDIT_NR_REASONS; i++) {
 		int v, sep = 0;

@@ -629,6 +629,30 @@ force:
 balanced_eas:
 	m->exit = AUDIT_R_EAS;
 }
+void audit_model_flips(const struct audit_domain *d, const struct audit_gstats *gs,
+		       int nr_groups, int idle, const struct audit_model *base,
+		       int kernel_pick, u32 flip, u32 *differs, u32 *flip_agrees)
+{
+	struct audit_domain d2 = *d;
+	struct audit_model m;
+	int b;
+
+	*differs = 0;
+	*flip_agrees = 0;
+	flip &= AUDIT_RULES_FLIPPABLE;
+	for (b = 0; b < AUDIT_NR_RULES; b++) {
+		if (!(flip & (1u << b)))
+			continue;
+		d2.rules = d->rules ^ (1u << b);
+		audit_model_run(&d2, gs, nr_groups, idle, &m);
+		if (m.pick == base->pick)
+			continue;
+		*differs |= 1u << b;
+		if (m.pick == kernel_pick)
+			*flip_agrees |= 1u << b;
+	}
+}
+
 /*
  * Why the model's outcome differs from the kernel's: a CPU or group whose
  * inputs moved during the kernel's own computation (stale), else a rule the

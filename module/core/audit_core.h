@@ -162,6 +162,15 @@ enum audit_rule_bit {
 				 AUDIT_RULE_EAS_OVERLOAD | AUDIT_RULE_LLC_BALANCE)
 #define AUDIT_RULES_7_3		(AUDIT_RULES_7_2 | AUDIT_RULE_MISFIT_DST_CAPACITY)
 
+/*
+ * The rules only audit_model_run() reads (not audit_group_stats()): the
+ * kernel's own outcome can tell each of them apart from its opposite.
+ */
+#define AUDIT_RULES_FLIPPABLE	(AUDIT_RULE_EAS_FIRST | AUDIT_RULE_NUMA_BUSIEST_NR | \
+				 AUDIT_RULE_FULLY_BUSY_LATER | AUDIT_RULE_MISFIT_TIE_FIRST | \
+				 AUDIT_RULE_SIBLING_IMBALANCE | AUDIT_RULE_PREFER_SIBLING_BUSIEST | \
+				 AUDIT_RULE_CAPACITY_FIRST)
+
 extern const char * const audit_rule_name[AUDIT_NR_RULES];
 extern const char * const audit_rule_doc[AUDIT_NR_RULES];
 
@@ -377,6 +386,21 @@ struct audit_model {
  */
 void audit_model_run(const struct audit_domain *d, const struct audit_gstats *gs,
 		     int nr_groups, int idle, struct audit_model *m);
+
+/**
+ * audit_model_flips() - the evidence the kernel's outcome gives on each rule
+ * @d, @gs, @nr_groups, @idle: as for audit_model_run()
+ * @base:        the model's outcome under @d->rules
+ * @kernel_pick: the kernel's outcome (group index, -1 NULL)
+ * @flip:        rules to test (a subset of AUDIT_RULES_FLIPPABLE)
+ * @differs:     out: rules whose opposite changes the outcome here
+ * @flip_agrees: out: of those, the ones whose opposite gives the kernel's outcome
+ *
+ * One extra model run per rule in @flip (O(nr_groups) each).
+ */
+void audit_model_flips(const struct audit_domain *d, const struct audit_gstats *gs,
+		       int nr_groups, int idle, const struct audit_model *base,
+		       int kernel_pick, u32 flip, u32 *differs, u32 *flip_agrees);
 
 /**
  * struct audit_result - judgement of one call

@@ -72,9 +72,10 @@ static void lb_model_read(const struct report *r, struct lb_model *m)
 	m->rules = lb_info(r, "lb_rules");
 }
 
+/* a / b in percent, cut (not rounded) to one decimal: never 100.0 with a miss left */
 static double lb_pct(unsigned long long a, unsigned long long b)
 {
-	return b ? 100.0 * (double)a / (double)b : 0.0;
+	return b ? (double)(1000 * a / b) / 10.0 : 0.0;
 }
 
 static void lb_text(const struct report *r, FILE *f)

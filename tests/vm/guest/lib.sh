@@ -118,8 +118,10 @@ load_module() {
 		echo "no module file $ko" > /tmp/insmod.err
 		return 1
 	fi
-	# modload: one finit_module() (busybox insmod retries with init_module)
-	out=$(modload "$ko" 2>&1)
+	# modload: one finit_module() (busybox insmod retries with init_module);
+	# KO_PARAMS: parameters every (re)load gets (the lb scenarios' calibration)
+	# shellcheck disable=SC2086
+	out=$(modload "$ko" ${KO_PARAMS:-} 2>&1)
 	local rc=$?
 	echo "$out" > /tmp/insmod.err
 	return $rc
@@ -252,6 +254,17 @@ pin_shell_last_cpu() {
 # was for the final check, need the module and its `lb` file.
 lb_need() {
 	[ -f /run/lb.mark ] || dmesg_mark > /run/lb.mark
+	# the first lb scenario reloads the module with the rule calibration
+	# (lb_rules_learn=LB_LEARN judged attempts, 2000 by default; 0 = none):
+	# the model is calibrated on those attempts and measured on all later
+	# ones (tests/vm/host/lb_agreement.py prints both)
+	if [ ! -f /run/lb.calib ]; then
+		: > /run/lb.calib
+		if [ "${LB_LEARN:-2000}" -gt 0 ] && module_loaded && unload_module; then
+			KO_PARAMS="lb_rules_learn=${LB_LEARN:-2000}"
+			load_module || diag "reload with $KO_PARAMS failed: $(cat /tmp/insmod.err)"
+		fi
+	fi
 	need_module "$1: module loaded" || return 1
 	if [ ! -r "$SS/lb" ]; then
 		not_ok "$1: $SS/lb exists" "feature: $(awk '$1 == "feature.lb_audit"' "$SS/info")"
@@ -276,6 +289,11 @@ lb_model_export() {
 	n=$(cat /run/lbm.n 2>/dev/null || echo 0)
 	echo $((n + 1)) > /run/lbm.n
 	cat "$SS/info" > /tmp/lbm.info 2>/dev/null && vm_export "lbmodel-$n.info" /tmp/lbm.info
+	# once the calibration is done, later reloads keep what it learned
+	if grep -q '^lb_calibration done' /tmp/lbm.info; then
+		KO_PARAMS=$(awk '$1 ~ /^lb_rule\./ && $2 ~ /:learned$/ {
+			r = substr($1, 9); printf "%s%s%s", n++ ? "," : "lb_rules=", $2 ~ /^on/ ? "+" : "-", r }' /tmp/lbm.info)
+	fi
 	cat "$SS/lb_attempts" > /tmp/lbm.att 2>/dev/null && vm_export "lbmodel-$n.att" /tmp/lbm.att
 }
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# plan: 6
+# plan: 5
 # Scenario 28 (load-balancer audit): throttled tasks are not work to give.
 # Three CFS hogs in cgroup /s28 with cpu.max 20 ms per 100 ms (20 % of one
 # CPU against a demand of three) start on cpu1, then each may run on cpu1

@@ -13,4 +13,5 @@ if module_loaded; then
 fi
 dmesg_since "$mark" | grep -i sched_shadow | tail -n 8 | diag
 dmesg_clean "$mark" "lb final: kernel log clean since the first lb scenario (line $mark)"
+KO_PARAMS=	# later scenarios load the module without the lb calibration
 load_module || diag "reload failed: $(cat /tmp/insmod.err)"
