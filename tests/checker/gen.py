@@ -94,7 +94,7 @@ def gen_case(rng, variant):
     cpus, groups = [], []
     smt_dom = rng.random() < 0.25
     arche = rng.choice(("idle", "spread", "overload", "overload", "mixed", "single",
-                        "pinned", "busy_local"))
+                        "pinned", "busy_local", "fully_busy"))
     for gi, sz in enumerate(sizes):
         ids = list(range(len(cpus), len(cpus) + sz))
         for k in ids:
@@ -108,6 +108,10 @@ def gen_case(rng, variant):
                 nr = rng.choice((0, 1))
             elif arche == "busy_local" and gi == 0:
                 nr = rng.choice((2, 3, 4))
+            elif arche == "fully_busy":
+                # one task per CPU near full utilization: fully_busy groups
+                nr = (rng.choice((0, 2)) if gi == len(sizes) - 1 and gi > 1 else 1) \
+                    if gi else rng.choice((0, 0, 1))
             else:
                 nr = rng.choice((0, 1, 2, 3))
             if gi == 0 and rng.random() < 0.5:
@@ -116,6 +120,9 @@ def gen_case(rng, variant):
             if rng.random() < 0.12:
                 cap = rng.choice((300, 600, 800, 860, 900, 1000))
             cpus.append(_cpu(rng, nr, cap=cap))
+            if arche == "fully_busy" and nr == 1:
+                u = rng.randint(960, 1024)
+                cpus[-1].update(util=u, runnable=u + rng.randint(0, 40))
         g = dict(cpus=ids, weight=sz, imbalanced=rng.random() < 0.06,
                  smt=(sz > 1 and (smt_dom or rng.random() < 0.1)),
                  prefer_sibling=rng.random() < 0.5, cores=max(1, sz // 2 if smt_dom else sz),
