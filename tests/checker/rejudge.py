@@ -43,8 +43,9 @@ def rules_of(mask, ranks, names):
     r["eas_first"] = "eas_first" in on
     r["numa_510"] = "numa_busiest_nr" in on
     r["misfit_reduced_cap"] = r["misfit_imb_load"] = "reduced_capacity" in on
+    r["cap_510"] = "capacity_local" in on
     if r["numa_510"]:                    # 5.10's forms the bits do not name
-        r.update(asym_local_too=True, asym_smt="510", cap_510=True)
+        r.update(asym_local_too=True, asym_smt="510")
     r["smt"] = "smt_balance" in on
     if r["smt"]:
         r["asym_smt"] = "66"
