@@ -84,6 +84,7 @@ static int audit_idle_type(int kidle)
 #define AUDIT_SNAP_TREE_NODES	16	/* cfs_rqs kept per CPU in a snapshot */
 #define AUDIT_DUMP_EVERY_MAX	1000000000ULL
 #define AUDIT_TRACE_STATE_LEN	4096	/* lb_verdict's inputs: ~90 bytes per CPU entry */
+#define AUDIT_TRACE_ENTRY_LEN	1024	/* lb_verdict's entry=: ~60 bytes per stale CPU entry */
 
 /* Domain slots: known names, one for anything else, and the total. */
 static const char * const audit_domain_names[] = { "SMT", "CLS", "MC", "PKG", "DIE", "NUMA", "other" };
@@ -133,6 +134,12 @@ struct audit_counts {
 	u64 rule_disc[AUDIT_NR_RULES], rule_in_force[AUDIT_NR_RULES], rule_flipped[AUDIT_NR_RULES];
 	u64 no_rq;		/* CPU entries whose rq was not learned yet (read as stale) */
 	u64 stale_entry;	/* stale disagreements the entry read's inputs reproduce */
+	/*
+	 * judged attempts whose inputs moved during the search (stale ones, in
+	 * agreement or not), and of those the ones where the model on the
+	 * return read / on the entry read gives the kernel's outcome
+	 */
+	u64 stale_in, stale_in_ret, stale_in_ent;
 };
 
 /*
@@ -187,6 +194,10 @@ struct audit_pcpu {
 	bool ccut;
 	u32 clen;
 	char cbuf[AUDIT_TRACE_STATE_LEN];
+	/* the stale CPU entries' values at the search's entry (lb_verdict entry=) */
+	bool ecut;
+	u32 elen;
+	char ebuf[AUDIT_TRACE_ENTRY_LEN];
 	int nr_cpus;
 	struct audit_cpu cpus[];
 };
@@ -597,15 +608,36 @@ static u32 audit_tg_throttled(const struct shadow_work *w, int dst)
 	return thr;
 }
 
-static void audit_fill_cpu(struct audit_pcpu *a, struct audit_cpu *c, int g,
-			   int cpu, int dst, u32 *unreadable, u32 *no_rq)
+/*
+ * Append the entry read of stale CPU @cpu to the event's ebuf (entry=):
+ * the values the kernel may have read instead of the return read's.
+ */
+static void audit_format_entry(struct audit_pcpu *a, int cpu, const struct audit_live *e)
 {
-	struct shadow_scalars s;
+	size_t len = sizeof(a->ebuf), n = a->elen;
+
+	if (a->ecut || len - n < 128) {
+		a->ecut = true;
+		return;
+	}
+	n += scnprintf(a->ebuf + n, len - n, "%s%d,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%d",
+		       n ? ";" : "", cpu, e->nr, e->h_nr, e->load, e->util, e->util_est,
+		       e->runnable, e->have ? e->capacity : SCHED_CAPACITY_SCALE, e->misfit,
+		       e->idle);
+	a->elen = n;
+}
+
+/*
+ * The kernel model's inputs of entry @c (CPU @cpu), read live now: the
+ * first pass of the return handler, in one tight loop over the domain so
+ * that the read is as close as it can be to the kernel's own (the
+ * published state and the event's text come after, in audit_fill_pub()).
+ */
+static void audit_fill_live(struct audit_pcpu *a, struct audit_cpu *c, int cpu, u32 *no_rq)
+{
 	struct audit_live l;
-	u32 thr = 0;
 
 	memset(c, 0, sizeof(*c));
-	shadow_work_begin(&s.work);
 	c->cpu = cpu;
 	audit_read_live(cpu, &l);
 	c->nr_running = l.nr;
@@ -622,7 +654,23 @@ static void audit_fill_cpu(struct audit_pcpu *a, struct audit_cpu *c, int g,
 	/* no rq learned yet: the inputs are unknown, which reads as stale */
 	c->stale = !l.have || (a->entry_done && audit_live_differs(&l, &a->entry[cpu]));
 	*no_rq += !l.have;
+}
 
+/*
+ * The verdict's inputs of entry @c of group @g: the CPU's published state
+ * (the waiter summary as destination @dst sees it, the trackers' values),
+ * and the entry's text for the lb_verdict event.
+ */
+static void audit_fill_pub(struct audit_pcpu *a, struct audit_cpu *c, int g, int dst,
+			   u32 *unreadable)
+{
+	struct shadow_scalars s;
+	int cpu = c->cpu;
+	u32 thr = 0;
+
+	shadow_work_begin(&s.work);
+	if (a->fmt && c->stale && a->entry_done)
+		audit_format_entry(a, cpu, &a->entry[cpu]);
 	if (!shadow_read_scalars(cpu, &s)) {
 		(*unreadable)++;
 		c->void_reason = SHADOW_VOID_UNREADABLE;
@@ -721,7 +769,20 @@ static void audit_format_state(struct audit_pcpu *a, const struct audit_domain *
 	if (a->ccut || len - n < a->clen + 16)
 		goto cut;
 	memcpy(b + n, a->cbuf, a->clen);
-	b[n + a->clen] = 0;
+	n += a->clen;
+	b[n] = 0;
+	/* the entry read of the stale CPUs and of every group's capacity */
+	if (len - n < a->elen + 32 + ng * 24 || a->ecut)
+		goto cut;
+	n += scnprintf(b + n, len - n, " entry=%s", a->elen ? a->ebuf : "-");
+	n += scnprintf(b + n, len - n, " entry_sgc=");
+	for (g = 0; g < ng; g++) {
+		if (!a->entry_done) {
+			n += scnprintf(b + n, len - n, "-");
+			break;
+		}
+		n += scnprintf(b + n, len - n, "%s%llu", g ? "," : "", a->entry_sgc[g]);
+	}
 	return;
 cut:
 	scnprintf(b + n, len - n, " trunc=1");
@@ -953,7 +1014,7 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 	struct audit_domain d;
 	struct audit_result res;
 	u32 unreadable = 0, no_rq = 0, gen, differs = 0, fagree = 0;
-	bool stale_entry = false;
+	bool stale_entry = false, stale_in = false, stale_ent = false;
 	int b;
 
 	if (!sd || !allowed || (unsigned int)dst >= nr_cpu_ids)
@@ -998,6 +1059,9 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 	a->ccut = false;
 	a->clen = 0;
 	a->cbuf[0] = 0;
+	a->ecut = false;
+	a->elen = 0;
+	a->ebuf[0] = 0;
 	if (a->entry_done && a->entry_env != env)
 		a->entry_done = false;
 	first = ks_sd_groups(sd);
@@ -1031,7 +1095,7 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 				cut = true;	/* overlapping NUMA groups: never judged cut */
 				break;
 			}
-			audit_fill_cpu(a, &a->cpus[nc], ng, cpu, dst, &unreadable, &no_rq);
+			audit_fill_live(a, &a->cpus[nc], cpu, &no_rq);
 			nc++;
 			g->nr++;
 		}
@@ -1040,6 +1104,14 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 		ng++;
 		sg = ks_sg_next(sg);
 	} while (sg && sg != first && !cut);
+	/* second pass: the published state, after every live read */
+	if (!too_many && !cut) {
+		int gi, i;
+
+		for (gi = 0; gi < ng; gi++)
+			for (i = a->groups[gi].first; i < a->groups[gi].first + a->groups[gi].nr; i++)
+				audit_fill_pub(a, &a->cpus[i], gi, dst, &unreadable);
+	}
 	if (picked && kpick < 0)
 		kpick = ng;	/* not in the domain: audit_judge() flags it */
 	if (!too_many && !cut) {
@@ -1050,8 +1122,12 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 			audit_model_flips(&d, a->gs, ng, idle, &res.model, res.kernel_pick,
 					  AUDIT_RULES_FLIPPABLE & ~(audit_rules_on | audit_rules_off),
 					  &differs, &fagree);
-		if (!bad && first_search && res.cause == AUDIT_CAUSE_STALE)
-			stale_entry = audit_stale_entry_agrees(a, &d, ng, nc, idle, res.kernel_pick);
+		for (b = 0; b < ng; b++)
+			stale_in |= a->gs[b].stale;
+		stale_in &= !bad && first_search;
+		if (stale_in)
+			stale_ent = audit_stale_entry_agrees(a, &d, ng, nc, idle, res.kernel_pick);
+		stale_entry = stale_ent && res.cause == AUDIT_CAUSE_STALE;
 	}
 
 	gen = atomic_read(&shadow_reset_gen);
@@ -1074,6 +1150,9 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 			a->n.picked_local++;
 		a->n.entry_unread += !a->entry_done;
 		a->n.stale_entry += stale_entry;
+		a->n.stale_in += stale_in;
+		a->n.stale_in_ret += stale_in && res.cause == AUDIT_CAUSE_AGREE;
+		a->n.stale_in_ent += stale_ent;
 		audit_count(&a->n, dom, &res);
 		for (b = 0; differs && b < AUDIT_NR_RULES; b++) {
 			if (!(differs & BIT(b)))
@@ -1505,6 +1584,7 @@ void shadow_audit_info(struct seq_file *m)
 {
 	u64 bad = 0, local = 0, many = 0, unreadable = 0, cut = 0, skipped = 0, nested = 0;
 	u64 orphan = 0, uw = 0, um = 0, unread = 0, no_rq = 0, judged = 0, voids = 0, st_entry = 0;
+	u64 st_in = 0, st_ret = 0, st_ent = 0;
 	u64 model[ATT_NR_COLS] = { 0 }, known[AUDIT_NR_KNOWN_RULES] = { 0 };
 	u64 ev[3][AUDIT_NR_RULES] = { { 0 } };
 	struct audit_counts *n;
@@ -1527,6 +1607,9 @@ void shadow_audit_info(struct seq_file *m)
 			orphan += n->att_orphan;
 			unread += n->entry_unread;
 			st_entry += n->stale_entry;
+			st_in += n->stale_in;
+			st_ret += n->stale_in_ret;
+			st_ent += n->stale_in_ent;
 			no_rq += n->no_rq;
 			for (k = 0; k < AUDIT_NR_KNOWN_RULES; k++)
 				known[k] += n->known[k];
@@ -1578,6 +1661,9 @@ void shadow_audit_info(struct seq_file *m)
 	seq_printf(m, "lb_model_entry_unread %llu\nlb_model_no_rq %llu\n", unread, no_rq);
 	/* judged searches (attempts' first ones) whose stale disagreement the entry inputs reproduce */
 	seq_printf(m, "lb_model_stale_entry_agree %llu\n", st_entry);
+	/* judged attempts with moved inputs: the model on the return read / the entry read agrees */
+	seq_printf(m, "lb_model_stale_inputs %llu\nlb_model_stale_inputs_return_agree %llu\n"
+		   "lb_model_stale_inputs_entry_agree %llu\n", st_in, st_ret, st_ent);
 	/* CFS bandwidth: which halves of throttled_lb_pair() the work summary follows */
 	seq_printf(m, "lb_throttle %s\n", !KS_BANDWIDTH_READABLE ? "unreadable" :
 		   KS_TASK_BASED_THROTTLE ? "dst" : "src+dst");

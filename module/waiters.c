@@ -59,6 +59,25 @@ static bool shadow_curr_leaving(struct task_struct *running)
 	return !rt_task(running) && !dl_task(running) && !READ_ONCE(running->se.on_rq);
 }
 
+/*
+ * Is the running CFS task @curr (queued: se.on_rq) in a group that is
+ * throttled on this CPU?  Before the task-based throttle, throttle_cfs_rq()
+ * runs while the task that used up the quota is still rq->curr (from
+ * put_prev_entity()'s check_cfs_rq_runtime(), in the CPU's own switch):
+ * its sub_nr_running() fires the nr_running tracepoint with curr about to
+ * give up the CPU and staying on rq->cfs_tasks, a throttled waiter like the
+ * group's others.
+ */
+static bool shadow_curr_throttled(struct task_struct *curr)
+{
+	struct cfs_rq *gcfs;
+
+	if (!KS_BANDWIDTH_READABLE || KS_TASK_BASED_THROTTLE)
+		return false;
+	gcfs = READ_ONCE(curr->se.cfs_rq);
+	return gcfs && ks_cfs_rq_throttled(gcfs);
+}
+
 static enum shadow_waiter_kind shadow_waiter_kind_of(struct task_struct *p)
 {
 	enum shadow_waiter_kind kind = shadow_waiter_classify(READ_ONCE(p->nr_cpus_allowed),
@@ -88,6 +107,7 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 	u32 queued = ks_cfs_rq_h_nr_running(cfs), visited = 0, delayed = 0, seen_curr = 0;
 	int runnable = ks_cfs_rq_h_nr_runnable(cfs);
 	bool curr_in = READ_ONCE(curr->se.on_rq) && !ks_se_delayed(&curr->se);
+	bool curr_thr = curr_in && !rt_task(curr) && !dl_task(curr) && shadow_curr_throttled(curr);
 	bool complete = true, refresh = false;
 	unsigned int kinds = 0;
 
@@ -105,6 +125,8 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 		visited++;
 		if (p == curr) {
 			seen_curr = 1;
+			/* throttled while running: it stays queued and waits */
+			w->throttled += curr_thr;
 			continue;
 		}
 		if (ks_se_delayed(se)) {
@@ -149,7 +171,7 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 		w->unknown += rest;
 	}
 	e->h_nr_running = runnable >= 0 ? (u32)runnable : queued - min(queued, delayed);
-	if (shadow_curr_leaving(curr)) {
+	if (curr_thr || shadow_curr_leaving(curr)) {
 		/* the CPU runs one of its waiters next: that one waits behind nobody */
 		if (shadow_work_total(w) + w->pinned + w->throttled)
 			refresh = !shadow_work_drop_next(w);

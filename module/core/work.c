@@ -163,7 +163,10 @@ bool shadow_work_drop_next(struct shadow_work *w)
 		return true;
 	}
 	if (w->any + w->nr_restricted + w->unknown + w->pinned <= 1) {
-		shadow_work_begin(w);	/* the lone waiter runs */
+		u32 thr = w->throttled;
+
+		shadow_work_begin(w);	/* the lone waiter runs; the throttled ones stay */
+		w->throttled = thr;
 		return true;
 	}
 	if (classes == 1 && !w->nr_restricted) {	/* all pinned or all unknown */

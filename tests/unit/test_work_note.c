@@ -128,6 +128,11 @@ int main(void)
 	       shadow_work_drop_next(&w),
 	       "waiters throttled on their CPU: no work, none of them runs next");
 	fresh();
+	w.throttled = 2;
+	w.any = 1;
+	tap_ok(shadow_work_drop_next(&w) && shadow_work_total(&w) == 0 && w.throttled == 2,
+	       "a lone waiter beside throttled ones runs next: the throttled ones stay listed");
+	fresh();
 	shadow_work_note_tg(&w, SHADOW_WAITER_ANY, NULL, 0, 0x1000);
 	tap_ok(shadow_work_drop_next(&w) && shadow_work_total(&w) == 0,
 	       "a lone bandwidth-group waiter runs next: nothing left");

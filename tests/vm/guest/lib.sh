@@ -268,10 +268,27 @@ lb_need() {
 		fi
 	fi
 	need_module "$1: module loaded" || return 1
+	lb_dis_arm
 	if [ ! -r "$SS/lb" ]; then
 		not_ok "$1: $SS/lb exists" "feature: $(awk '$1 == "feature.lb_audit"' "$SS/info")"
 		return 1
 	fi
+}
+
+# lb_dis_arm: record every lb_verdict event whose model disagrees with the
+# kernel (cause != agree) in the tracefs instance lbdis, apart from the
+# scenarios' own use of the top-level buffer; re-armed by every lb scenario
+# (a module reload removes the event from the instance).  lb_model_export
+# exports what it holds since the last export as lbdis-N.txt (next to
+# lbmodel-N.info), for tests/vm/host/lb_disagree.py.
+LBDIS=/sys/kernel/tracing/instances/lbdis
+lb_dis_arm() {
+	[ -d "$LBDIS" ] || mkdir "$LBDIS" 2>/dev/null || return 0
+	[ -d "$LBDIS/events/sched_shadow/lb_verdict" ] || return 0
+	grep -q '^1' "$LBDIS/events/sched_shadow/lb_verdict/enable" 2>/dev/null && return 0
+	echo 2048 > "$LBDIS/buffer_size_kb"
+	echo 'cause != "agree"' > "$LBDIS/events/sched_shadow/lb_verdict/filter"
+	echo 1 > "$LBDIS/events/sched_shadow/lb_verdict/enable"
 }
 
 # lb_reset: the audit scenarios' `reset`.  First exports what the kernel
@@ -298,6 +315,11 @@ lb_model_export() {
 			/tmp/lbm.info > /run/ko.params
 	fi
 	cat "$SS/lb_attempts" > /tmp/lbm.att 2>/dev/null && vm_export "lbmodel-$n.att" /tmp/lbm.att
+	if [ -r "$LBDIS/trace" ]; then
+		grep 'lb_verdict:' "$LBDIS/trace" > /tmp/lbdis.txt
+		echo > "$LBDIS/trace"
+		vm_export "lbdis-$n.txt" /tmp/lbdis.txt
+	fi
 }
 
 # lbv FILE DOMAIN IDLE TRACKER COLUMN: one number of a saved `lb` table

@@ -4,5 +4,7 @@
 # the kernel over every judged attempt they made, from the lbmodel-N.info
 # exports (tests/vm/host/lb_agreement.py prints the per-kernel line and the
 # targets as TAP: agreement >= 99.5 %, where either picked >= 99 %, unknown
-# disagreements <= 0.1 %).
+# disagreements <= 0.1 %), after what the disagreements are made of, from
+# the lbdis-N.txt events (tests/vm/host/lb_disagree.py, comment lines only).
+python3 "$(dirname "$0")/lb_disagree.py" "$1" --list 2 | cut -c1-400
 python3 "$(dirname "$0")/lb_agreement.py" "$1" --check
