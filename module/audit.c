@@ -627,6 +627,24 @@ static void audit_format_entry(struct audit_pcpu *a, int cpu, const struct audit
 	a->elen = n;
 }
 
+/* Set the kernel model's inputs of entry @c from the live read @l. */
+static void audit_apply_live(struct audit_pcpu *a, struct audit_cpu *c, const struct audit_live *l)
+{
+	c->nr_running = l->nr;
+	c->h_nr_running = l->h_nr;
+	c->load_avg = l->load;
+	c->util_avg = l->util;
+	c->util_est = l->util_est;
+	c->runnable_avg = l->runnable;
+	c->capacity = l->have ? l->capacity : SCHED_CAPACITY_SCALE;
+	c->capacity_orig = l->capacity_orig;
+	c->misfit_task_load = l->misfit;
+	c->idle = l->idle;
+	c->llc_pref = l->llc_pref;
+	/* no rq learned yet: the inputs are unknown, which reads as stale */
+	c->stale = !l->have || (a->entry_done && audit_live_differs(l, &a->entry[c->cpu]));
+}
+
 /*
  * The kernel model's inputs of entry @c (CPU @cpu), read live now: the
  * first pass of the return handler, in one tight loop over the domain so
@@ -640,19 +658,7 @@ static void audit_fill_live(struct audit_pcpu *a, struct audit_cpu *c, int cpu, 
 	memset(c, 0, sizeof(*c));
 	c->cpu = cpu;
 	audit_read_live(cpu, &l);
-	c->nr_running = l.nr;
-	c->h_nr_running = l.h_nr;
-	c->load_avg = l.load;
-	c->util_avg = l.util;
-	c->util_est = l.util_est;
-	c->runnable_avg = l.runnable;
-	c->capacity = l.have ? l.capacity : SCHED_CAPACITY_SCALE;
-	c->capacity_orig = l.capacity_orig;
-	c->misfit_task_load = l.misfit;
-	c->idle = l.idle;
-	c->llc_pref = l.llc_pref;
-	/* no rq learned yet: the inputs are unknown, which reads as stale */
-	c->stale = !l.have || (a->entry_done && audit_live_differs(&l, &a->entry[cpu]));
+	audit_apply_live(a, c, &l);
 	*no_rq += !l.have;
 }
 
@@ -669,8 +675,6 @@ static void audit_fill_pub(struct audit_pcpu *a, struct audit_cpu *c, int g, int
 	u32 thr = 0;
 
 	shadow_work_begin(&s.work);
-	if (a->fmt && c->stale && a->entry_done)
-		audit_format_entry(a, cpu, &a->entry[cpu]);
 	if (!shadow_read_scalars(cpu, &s)) {
 		(*unreadable)++;
 		c->void_reason = SHADOW_VOID_UNREADABLE;
@@ -685,6 +689,19 @@ static void audit_fill_pub(struct audit_pcpu *a, struct audit_cpu *c, int g, int
 	c->valid = true;
 	c->void_reason = s.void_reason < SHADOW_NR_VOID_REASONS ? s.void_reason :
 			 SHADOW_VOID_UNREADABLE;
+	if (s.nr_running != c->nr_running) {
+		struct audit_live l;
+
+		/*
+		 * The run queue changed between the first pass and this
+		 * publication: read it again, so that the model's inputs and
+		 * the published waiters are of one moment (as one interleaved
+		 * read would have them); the CPU moved during the attempt.
+		 */
+		audit_read_live(cpu, &l);
+		audit_apply_live(a, c, &l);
+		c->stale = true;
+	}
 	thr = audit_tg_throttled(&s.work, dst);
 	c->work = shadow_work_for_dst(&s.work, dst, thr);
 	c->h_load = s.h_load;
@@ -693,6 +710,8 @@ static void audit_fill_pub(struct audit_pcpu *a, struct audit_cpu *c, int g, int
 	c->shadow = shadow_fp_round(s.shadow_fp);
 	c->shadow_avg = shadow_fp_round(s.shadow_avg_fp);
 out:
+	if (a->fmt && c->stale && a->entry_done)
+		audit_format_entry(a, cpu, &a->entry[cpu]);
 	if (a->fmt)
 		audit_format_cpu(a, g, c, &s.work, thr);
 }

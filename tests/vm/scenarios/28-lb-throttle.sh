@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# plan: 8
+# plan: 7
 # Scenario 28 (load-balancer audit): throttled tasks are not work to give,
 # checked against the kernel's own moves.  Three CFS hogs in cgroup /s28
 # start pinned on cpu1 and are then allowed on cpu0 and cpu1; cpu0 is idle
@@ -19,17 +19,18 @@
 # (throttled_lb_pair()); the audit must list them as throttled, not as
 # work.  The task that used up the quota is listed too: throttle_cfs_rq()
 # runs while it is still rq->curr (waiters.c).  Checks:
-#   - control: the kernel moved hogs 1 -> 0 (sched_migrate_task), every
-#     attempt that moved is `right`, and the tasks the attempts moved are at
-#     most those migrations, which exceed them by at most the active-balance
-#     pushes;
+#   - control: in every round the idle CPU pulled hogs in its own judged
+#     attempts (the first move to an idle CPU can only be its idle or newly
+#     idle balance: moved or pushed), each judged `right`; the tasks the
+#     judged attempts moved are at most the hog migrations between cpu0 and
+#     cpu1 (sched_migrate_task), which are at most what every MC attempt of the
+#     phase moved, busy ones included (lb_attempts), plus their pushes;
 #   - throttled: cpu.stat nr_throttled grew; before 7.3 the other CPU's
 #     entry lists throttled waiters (info lb_throttle src+dst) in judged
 #     attempts (on 7.3, lb_throttle dst: throttled tasks leave the run
 #     queue and none may be listed); where every waiter there is throttled
 #     (or pinned) the kernel moved nothing and the verdict is not
-#     missed/wrong; every attempt that moved is `right`, moved <=
-#     migrations <= moved + pushes.
+#     missed/wrong; the moves as in the control phase.
 # timeout: 120
 lb_need "lb throttle" || return 0
 T=/sys/kernel/tracing
@@ -57,7 +58,7 @@ lb_reset
 # the events of cpu0 and cpu1 at MC (each the other's only group) and the
 # hogs' migrations between them, while the hogs may run on both
 : > /tmp/l28c.trace
-for _ in 1 2 3; do
+for r in 1 2 3; do
 	hogs 2
 	sleep 0.3
 	echo > $T/trace
@@ -65,9 +66,12 @@ for _ in 1 2 3; do
 	hogs 3
 	sleep 1
 	echo 0 > $T/tracing_on
-	grep -E 'lb_verdict: dst_cpu=[01] domain=MC |sched_migrate_task:' $T/trace >> /tmp/l28c.trace
+	grep -E 'lb_verdict: dst_cpu=[01] domain=MC |sched_migrate_task:' $T/trace > /tmp/l28c$r.trace
+	cat /tmp/l28c$r.trace >> /tmp/l28c.trace
 done
+cat "$SS/lb_attempts" > /tmp/l28c.att
 hogs 2
+lb_reset
 echo "1000 100000" > "$CG/s28/cpu.max"
 sleep 0.5
 thr0=$(awk '$1 == "nr_throttled" { print $2 }' "$CG/s28/cpu.stat")
@@ -80,7 +84,7 @@ thr1=$(awk '$1 == "nr_throttled" { print $2 }' "$CG/s28/cpu.stat")
 grep -E 'lb_verdict: dst_cpu=[01] domain=MC |sched_migrate_task:' $T/trace > /tmp/l28t.trace
 echo 0 > $T/events/sched_shadow/lb_verdict/enable
 echo 0 > $T/events/sched/sched_migrate_task/enable
-cat "$SS/lb_attempts" > /tmp/l28.att
+cat "$SS/lb_attempts" > /tmp/l28t.att
 bg_stop
 cg_rm /s28
 cat /tmp/l28c.trace /tmp/l28t.trace > /tmp/l28.trace
@@ -117,18 +121,22 @@ l28_migrations() {
 	done
 	echo "$n"
 }
-# l28_movers PHASE EVENTS MIGRATIONS: every attempt that moved is right,
-# moved <= migrations <= moved + pushes; prints the moved count
+# l28_movers PHASE EVENTS MIGRATIONS ATT: every judged attempt that moved
+# is right; the tasks they moved <= the hog migrations between cpu0 and
+# cpu1 (traced) <= what every MC attempt of the phase moved, busy ones
+# included (ATT: lb_attempts), plus their active-balance kicks
 l28_movers() {
-	local moved act nright
+	local moved act nright mc mca
 	moved=$(awk '$2 > 0 { s += $2 } END { print s + 0 }' "$2")
 	act=$(awk '{ s += $3 } END { print s + 0 }' "$2")
 	nright=$(awk '$2 > 0 && $1 != "right"' "$2" | wc -l)
-	diag "$1: tasks moved by the attempts $moved (active-balance kicks $act); hog migrations between cpu0 and cpu1 (sched_migrate_task) $3"
-	if [ "$nright" -eq 0 ] && [ "$moved" -le "$3" ] && [ "$3" -le $((moved + act)) ]; then
-		ok "lb throttle $1: every attempt that moved is right; moved $moved <= migrations $3 <= moved + pushes $((moved + act))"
+	mc=$(awk '$1 == "MC" { s += $7 } END { print s + 0 }' "$4")
+	mca=$(awk '$1 == "MC" { s += $8 } END { print s + 0 }' "$4")
+	diag "$1: tasks moved by the judged attempts $moved (active-balance kicks $act); hog migrations between cpu0 and cpu1 (sched_migrate_task) $3; every MC attempt of the phase (lb_attempts, busy included) moved $mc, kicked $mca"
+	if [ "$nright" -eq 0 ] && [ "$moved" -le "$3" ] && [ "$3" -le $((mc + mca)) ]; then
+		ok "lb throttle $1: every judged attempt that moved is right; judged moved $moved <= migrations $3 <= MC moved + pushes $((mc + mca))"
 	else
-		not_ok "lb throttle $1: every attempt that moved is right; moved <= migrations <= moved + pushes" "non-right movers $nright, moved $moved, migrations $3, pushes $act"
+		not_ok "lb throttle $1: every judged attempt that moved is right; judged moved <= migrations <= MC moved + pushes" "non-right movers $nright, judged moved $moved, migrations $3, MC moved $mc, pushes $mca"
 	fi
 }
 
@@ -141,18 +149,27 @@ rightc=$(awk '$1 == "right"' /tmp/l28c.ev | wc -l)
 nt=$(wc -l < /tmp/l28t.ev)
 nthr=$(awk '$4 != "x" && $4 > 0' /tmp/l28t.ev | wc -l)
 allthr=$(awk '$4 != "x" && $4 > 0 && $5 == 0 && $6 == 0 && $7 == "-"' /tmp/l28t.ev | wc -l)
-diag "lb_throttle $mode; control: $nc MC attempts at cpu0/cpu1, $rightc right; throttled: $nt attempts, $nthr list throttled waiters on the other CPU, $allthr with no other waiter there; verdicts (control, throttled):"
+moverc=$(awk '$2 > 0' /tmp/l28c.ev | wc -l)
+movert=$(awk '$2 > 0' /tmp/l28t.ev | wc -l)
+diag "lb_throttle $mode; control: $nc judged MC attempts at cpu0/cpu1, $rightc right, $moverc moved; throttled: $nt attempts, $nthr list throttled waiters on the other CPU, $allthr with no other waiter there, $movert moved; verdicts (control, throttled):"
 awk '{ print $1 }' /tmp/l28c.ev | sort | uniq -c | diag
 awk '{ print $1 }' /tmp/l28t.ev | sort | uniq -c | diag
-grep -E '^all (idle|newidle) ' /tmp/l28.att | awk '$5 > 0' | diag
 
-# control: the kernel moves the hogs to the idle CPU, the audit saw work
-if [ "$migc" -ge 1 ] && [ "$rightc" -ge 1 ]; then
-	ok "lb throttle control: the kernel moved hogs between cpu0 and cpu1 ($migc) and the audit judged $rightc attempts right"
+# control: in each round the idle CPU pulls hogs in a judged attempt (the
+# first move to it can only be its own idle or newly idle balance: moved, or
+# an active-balance push), and the audit saw work there
+pulls=
+for r in 1 2 3; do
+	pulls="$pulls $(l28_events /tmp/l28c$r.trace | awk '$2 > 0 || $3 > 0' | wc -l)"
+done
+pullers=$(awk '$2 > 0 || $3 > 0' /tmp/l28c.ev | wc -l)
+pullright=$(awk '($2 > 0 || $3 > 0) && $1 == "right"' /tmp/l28c.ev | wc -l)
+if ! echo "$pulls" | grep -qw 0 && [ "$pullright" -eq "$pullers" ]; then
+	ok "lb throttle control: the kernel pulled hogs to the idle CPU in judged attempts in every round (per round:$pulls), each judged right"
 else
-	not_ok "lb throttle control: the kernel moved hogs between cpu0 and cpu1 and the audit judged attempts right" "migrations $migc, right $rightc of $nc"
+	not_ok "lb throttle control: the kernel pulled hogs to the idle CPU in judged attempts in every round, each judged right" "attempts that moved or pushed per round:$pulls; $pullright of $pullers right ($rightc right of $nc)"
 fi
-l28_movers control /tmp/l28c.ev "$migc"
+l28_movers control /tmp/l28c.ev "$migc" /tmp/l28c.att
 
 if [ "$thr1" -gt $((thr0 + 10)) ]; then ok "lb throttle: cpu.max throttled the group ($thr0 -> $thr1 periods)"; else not_ok "lb throttle: cpu.max throttled the group over 10 periods" "nr_throttled $thr0 -> $thr1"; fi
 if [ "$nt" -gt 0 ]; then ok "lb throttle: cpu0/cpu1 made $nt judged MC attempts while throttled"; else not_ok "lb throttle: cpu0/cpu1 made judged MC attempts while throttled" "none in the trace"; fi
@@ -172,4 +189,5 @@ esac
 bad=$(awk '$4 != "x" && $4 > 0 && $5 == 0 && $6 == 0 && $7 == "-" && ($2 > 0 || $1 == "missed" || $1 == "wrong")' /tmp/l28t.ev | wc -l)
 if [ "$bad" -eq 0 ]; then ok "lb throttle: the kernel moved nothing and no missed/wrong verdict where only throttled waiters were there ($allthr attempts)"
 else not_ok "lb throttle: the kernel moved nothing and no missed/wrong verdict where only throttled waiters were there" "$bad of $allthr"; grep -m3 'domain=MC ' /tmp/l28t.trace | cut -c1-300 | diag; fi
-l28_movers throttled /tmp/l28t.ev "$migt"
+l28_movers throttled /tmp/l28t.ev "$migt" /tmp/l28t.att
+diag "the kernel's moves between cpu0 and cpu1: control $migc (judged attempts moved in $moverc), throttled $migt (in $movert)"
