@@ -672,8 +672,12 @@ static void audit_fill_pub(struct audit_pcpu *a, struct audit_cpu *c, int g, int
 {
 	struct shadow_scalars s;
 	int cpu = c->cpu;
+	bool pub_differs = false;
+	int reads = 0;
 	u32 thr = 0;
 
+again:
+	reads++;
 	shadow_work_begin(&s.work);
 	if (!shadow_read_scalars(cpu, &s)) {
 		(*unreadable)++;
@@ -686,9 +690,6 @@ static void audit_fill_pub(struct audit_pcpu *a, struct audit_cpu *c, int g, int
 		shadow_work_begin(&s.work);
 		goto out;
 	}
-	c->valid = true;
-	c->void_reason = s.void_reason < SHADOW_NR_VOID_REASONS ? s.void_reason :
-			 SHADOW_VOID_UNREADABLE;
 	if (s.nr_running != c->nr_running) {
 		struct audit_live l;
 
@@ -697,10 +698,29 @@ static void audit_fill_pub(struct audit_pcpu *a, struct audit_cpu *c, int g, int
 		 * publication: read it again, so that the model's inputs and
 		 * the published waiters are of one moment (as one interleaved
 		 * read would have them); the CPU moved during the attempt.
+		 * If they still differ, the publication of the change is in
+		 * flight: read it once more; if it is still not there, the
+		 * published waiters are not the CPU's now and its work is
+		 * unknown (a verdict that rests on it is void: work_unknown).
+		 * Bounded: two live reads and two published reads.
 		 */
-		audit_read_live(cpu, &l);
-		audit_apply_live(a, c, &l);
-		c->stale = true;
+		if (reads == 1) {
+			audit_read_live(cpu, &l);
+			audit_apply_live(a, c, &l);
+			c->stale = true;
+			if (s.nr_running != c->nr_running)
+				goto again;
+		} else {
+			pub_differs = true;
+		}
+	}
+	c->valid = true;
+	c->void_reason = s.void_reason < SHADOW_NR_VOID_REASONS ? s.void_reason :
+			 SHADOW_VOID_UNREADABLE;
+	if (pub_differs) {
+		/* the waiters are unknown: one waiter of unknown destinations */
+		shadow_work_begin(&s.work);
+		s.work.unknown = 1;
 	}
 	thr = audit_tg_throttled(&s.work, dst);
 	c->work = shadow_work_for_dst(&s.work, dst, thr);
