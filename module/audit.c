@@ -672,12 +672,10 @@ static void audit_fill_pub(struct audit_pcpu *a, struct audit_cpu *c, int g, int
 {
 	struct shadow_scalars s;
 	int cpu = c->cpu;
-	bool pub_differs = false;
-	int reads = 0;
+	bool again = true;
 	u32 thr = 0;
 
-again:
-	reads++;
+retry:
 	shadow_work_begin(&s.work);
 	if (!shadow_read_scalars(cpu, &s)) {
 		(*unreadable)++;
@@ -690,35 +688,24 @@ again:
 		shadow_work_begin(&s.work);
 		goto out;
 	}
-	if (s.nr_running != c->nr_running) {
-		struct audit_live l;
-
-		/*
-		 * The run queue changed between the first pass and this
-		 * publication: read it again, so that the model's inputs and
-		 * the published waiters are of one moment (as one interleaved
-		 * read would have them); the CPU moved during the attempt.
-		 * If they still differ, the publication of the change is in
-		 * flight: read it once more; if it is still not there, the
-		 * published waiters are not the CPU's now and its work is
-		 * unknown (a verdict that rests on it is void: work_unknown).
-		 * Bounded: two live reads and two published reads.
-		 */
-		if (reads == 1) {
-			audit_read_live(cpu, &l);
-			audit_apply_live(a, c, &l);
-			c->stale = true;
-			if (s.nr_running != c->nr_running)
-				goto again;
-		} else {
-			pub_differs = true;
-		}
+	/*
+	 * The published waiters must be of the moment of the model's inputs
+	 * (the first pass, read closest to the kernel's own reads): the same
+	 * nr_running.  If not, the publication of a change is in flight or
+	 * the CPU changed since: read it once more (bounded: two reads), and
+	 * if it still differs, the CPU's work is unknown (one waiter of
+	 * unknown destinations), so a verdict resting on it is void
+	 * (work_unknown), never missed or wrong on another moment's waiters.
+	 * The model's inputs are not read again.
+	 */
+	if (s.nr_running != c->nr_running && again) {
+		again = false;
+		goto retry;
 	}
 	c->valid = true;
 	c->void_reason = s.void_reason < SHADOW_NR_VOID_REASONS ? s.void_reason :
 			 SHADOW_VOID_UNREADABLE;
-	if (pub_differs) {
-		/* the waiters are unknown: one waiter of unknown destinations */
+	if (s.nr_running != c->nr_running) {
 		shadow_work_begin(&s.work);
 		s.work.unknown = 1;
 	}
