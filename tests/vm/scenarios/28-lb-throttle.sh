@@ -17,11 +17,13 @@
 # the kernel moves hogs to the idle CPU, and the audit counts them as work
 # (the attempts that moved are `right`).  Throttled phase: cpu.max 1 ms per
 # 100 ms, far below the demand of three CPUs, so the group is throttled
-# almost all the time.  Before the task-based throttle (7.3) a throttled
-# group's tasks stay on rq->cfs_tasks and the kernel refuses to move them
-# (throttled_lb_pair()); the audit must list them as throttled, not as
-# work.  The task that used up the quota is listed too: throttle_cfs_rq()
-# runs while it is still rq->curr (waiters.c).  Checks:
+# almost all the time, and a root task on cpu0 that runs 1 ms and sleeps
+# 3 ms makes cpu0 balance (newly idle) every 4 ms.  Before the task-based
+# throttle (7.3) a throttled group's tasks stay on rq->cfs_tasks and the
+# kernel refuses to move them (throttled_lb_pair()); the audit must list
+# them as throttled, not as work.  The task that used up the quota is
+# listed too: throttle_cfs_rq() runs while it is still rq->curr
+# (waiters.c).  Checks:
 #   - control: in every round the idle CPU pulled hogs in its own judged
 #     attempts (the first move to an idle CPU can only be its idle or newly
 #     idle balance: moved or pushed), each judged `right`; the tasks the
@@ -86,6 +88,11 @@ for r in 1 2 3; do
 done
 cat "$SS/lb_attempts" > /tmp/l28c.att
 hogs 2
+# cpu0 balances in the throttled phase whatever the nohz idle balancer
+# does (it balanced cpu0 in 16 of 529 attempts in one run, cpu1 in the
+# rest): a root task pinned there runs 1 ms and sleeps 3 ms, so cpu0 goes
+# newly idle every 4 ms and balances then, judging cpu1
+bg s28d burn -t 1 -r 1 -s 3 -d 0 -q --cpu 0
 lb_reset
 echo "1000 100000" > "$CG/s28/cpu.max"
 sleep 0.5
@@ -170,6 +177,8 @@ nthr=$(awk '$4 != "x" && $4 > 0' /tmp/l28t.ev | wc -l)
 allthr=$(awk '$4 != "x" && $4 > 0 && $5 == 0 && $6 == 0 && $7 == "-"' /tmp/l28t.ev | wc -l)
 moverc=$(awk '$2 > 0' /tmp/l28c.ev | wc -l)
 movert=$(awk '$2 > 0' /tmp/l28t.ev | wc -l)
+nt0=$(grep -c 'lb_verdict: dst_cpu=0 ' /tmp/l28t.trace)
+diag "lb_throttle $mode; throttled phase: $nt0 of the attempts by cpu0;"
 diag "lb_throttle $mode; control: $nc judged MC attempts at cpu0/cpu1, $rightc right, $moverc moved; throttled: $nt attempts, $nthr list throttled waiters on the other CPU, $allthr with no other waiter there, $movert moved; verdicts (control, throttled):"
 awk '{ print $1 }' /tmp/l28c.ev | sort | uniq -c | diag
 awk '{ print $1 }' /tmp/l28t.ev | sort | uniq -c | diag
