@@ -68,11 +68,13 @@ def cpu_work(r, names, case, i, dst):
     (module/core/work.h) records only the first SHADOW_WORK_RESTRICTED
     waiters whose affinity is neither every CPU nor one CPU: a further
     such waiter makes the answer "unknown" unless another waiter is a yes.
+    An event's CPU entry says how many it left out (`unknown`), also when
+    its published waiters were not of the model's moment (module/audit.c).
     """
     c = case["cpus"][i]
     n = len(case["cpus"])
     restricted = 0
-    unknown = False
+    unknown = bool(c.get("unknown", 0))
     for w in c.get("waiters", ()):
         kind_restricted = not w.get("migdis") and 1 < len(w["mask"]) < n
         if kind_restricted:
