@@ -79,7 +79,10 @@ static int shadow_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "btf.cfs_rq.h_curr %s\n", KS_FLAT_RUNQUEUE ? "present" : "absent");
 	seq_printf(m, "layout %s%s\n", shadow_walk_layout(),
 		   READ_ONCE(shadow_layout_bad) ? ":not-understood" : "");
-	seq_printf(m, "walk %s\n", KS_FLAT_RUNQUEUE ? "flat:climb-parents" : "hierarchical:rbtree-dfs");
+	seq_puts(m, "walk snapshot:climb-parents\n");
+	seq_printf(m, "walk_step_cost %u\n", SHADOW_STEP_COST);
+	seq_printf(m, "walk_max_cfs_rqs %u\n", READ_ONCE(shadow_walk_budget) / 2 + 1);
+	shadow_state_info(m);
 	shadow_audit_info(m);
 	return 0;
 }
@@ -208,58 +211,150 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(shadow_cpus);
 
-static int shadow_groups_show(struct seq_file *m, void *v)
+/*
+ * `groups`: one read session (open to release) resolves the cgroup paths
+ * it needs in one pass over the hierarchy (cgpath.c, shadow_cgmap), then
+ * prints one CPU per seq_file record, so a big output that overflows the
+ * seq_file buffer repeats one CPU's rows, not the whole file.
+ */
+struct shadow_groups_iter {
+	struct shadow_cgmap *map;
+	struct shadow_snap snap;
+	char path[PATH_MAX];
+};
+
+/*
+ * Only a CPU whose state is fresh (cpus `void` is `fresh`): after a failed
+ * walk, enable 0, reset or hotplug the last walk's rows are older than the
+ * CPU, and no row beats a silently stale one.  cpus says why.
+ */
+static bool shadow_groups_read(int cpu, struct shadow_snap *snap)
 {
-	struct shadow_snap *snap;
-	char *path;
+	return shadow_read_cpu_wait(cpu, snap) && snap->s.valid &&
+	       snap->s.void_reason == SHADOW_FRESH;
+}
+
+static void *shadow_groups_start(struct seq_file *m, loff_t *pos)
+{
 	int cpu;
 
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
-	path = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!snap || !path) {
-		kfree(snap);
-		kfree(path);
-		return -ENOMEM;
-	}
-	seq_puts(m, "# sched_shadow groups v1\n"
-		 "cpu cgid depth se_weight cfs_weight load_avg runnable_avg util_avg "
-		 "task_load nr_tasks h_tasks shadow shadow_avg shadow_fresh h_load path\n");
-	for_each_online_cpu(cpu) {
-		u32 i;
+	if (*pos == 0)
+		return SEQ_START_TOKEN;
+	cpu = cpumask_next(*pos - 2, cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		return NULL;
+	*pos = cpu + 1;
+	return (void *)(long)(cpu + 1);
+}
 
-		/*
-		 * Only a CPU whose state is fresh (cpus `void` is `fresh`):
-		 * after a failed walk, enable 0, reset or hotplug the last
-		 * walk's rows are older than the CPU, and no row beats a
-		 * silently stale one.  cpus says why.
-		 */
-		if (!shadow_read_cpu_wait(cpu, snap) || !snap->s.valid ||
-		    snap->s.void_reason != SHADOW_FRESH)
+static void *shadow_groups_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	int cpu = cpumask_next(*pos - 1, cpu_online_mask);
+
+	if (cpu >= nr_cpu_ids) {
+		*pos = nr_cpu_ids + 1;
+		return NULL;
+	}
+	*pos = cpu + 1;
+	return (void *)(long)(cpu + 1);
+}
+
+static void shadow_groups_stop(struct seq_file *m, void *v)
+{
+}
+
+static int shadow_groups_show(struct seq_file *m, void *v)
+{
+	struct shadow_groups_iter *it = m->private;
+	int cpu;
+	u32 i;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, "# sched_shadow groups v1\n"
+			 "cpu cgid depth se_weight cfs_weight load_avg runnable_avg util_avg "
+			 "task_load nr_tasks h_tasks shadow shadow_avg shadow_fresh h_load path\n");
+		return 0;
+	}
+	cpu = (long)v - 1;
+	if (!shadow_groups_read(cpu, &it->snap))
+		return 0;
+	for (i = 0; i < it->snap.s.nr_nodes; i++) {
+		const struct shadow_node *n = &it->snap.nodes[i];
+		const char *path = shadow_cgmap_path(it->map, n->cgid);
+
+		/* a group the open did not see (a walk published since): look it up alone */
+		if (!path && shadow_cgid_path(n->cgid, it->path, PATH_MAX))
+			path = it->path;
+		if (!path)
 			continue;
-		for (i = 0; i < snap->s.nr_nodes; i++) {
-			const struct shadow_node *n = &snap->nodes[i];
-
-			if (!shadow_cgid_path(n->cgid, path, PATH_MAX))
-				continue;
-			seq_printf(m, "%d %llu %u ", cpu, n->cgid, n->depth);
-			if (n->depth)
-				seq_printf(m, "%llu", n->se_weight);
-			else
-				seq_putc(m, '-');
-			seq_printf(m, " %llu %llu %llu %llu %llu %u %u %llu %llu %llu %llu ",
-				   n->cfs_weight, n->load_avg, n->runnable_avg, n->util_avg,
-				   n->task_load, n->nr_tasks, n->h_tasks,
-				   shadow_fp_round(n->shadow_fp), shadow_fp_round(n->shadow_avg_fp),
-				   shadow_fp_round(n->shadow_fresh_fp), n->h_load);
-			seq_escape(m, path, " \t\n\\");
-			seq_putc(m, '\n');
-		}
+		seq_printf(m, "%d %llu %u ", cpu, n->cgid, n->depth);
+		if (n->depth)
+			seq_printf(m, "%llu", n->se_weight);
+		else
+			seq_putc(m, '-');
+		seq_printf(m, " %llu %llu %llu %llu %llu %u %u %llu %llu %llu %llu ",
+			   n->cfs_weight, n->load_avg, n->runnable_avg, n->util_avg,
+			   n->task_load, n->nr_tasks, n->h_tasks,
+			   shadow_fp_round(n->shadow_fp), shadow_fp_round(n->shadow_avg_fp),
+			   shadow_fp_round(n->shadow_fresh_fp), n->h_load);
+		seq_escape(m, path, " \t\n\\");
+		seq_putc(m, '\n');
 	}
-	kfree(path);
-	kfree(snap);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(shadow_groups);
+
+static const struct seq_operations shadow_groups_sops = {
+	.start = shadow_groups_start,
+	.next = shadow_groups_next,
+	.stop = shadow_groups_stop,
+	.show = shadow_groups_show,
+};
+
+static int shadow_groups_open(struct inode *inode, struct file *file)
+{
+	struct shadow_groups_iter *it;
+	int cpu, err;
+	u32 i;
+
+	it = __seq_open_private(file, &shadow_groups_sops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->map = shadow_cgmap_alloc(num_online_cpus() * SHADOW_MAX_NODES);
+	if (!it->map) {
+		seq_release_private(inode, file);
+		return -ENOMEM;
+	}
+	/* the ids every fresh CPU shows now, then their paths in one pass */
+	for_each_online_cpu(cpu) {
+		if (!shadow_groups_read(cpu, &it->snap))
+			continue;
+		for (i = 0; i < it->snap.s.nr_nodes; i++)
+			shadow_cgmap_want(it->map, it->snap.nodes[i].cgid);
+		cond_resched();
+	}
+	err = shadow_cgmap_resolve(it->map);
+	if (err) {
+		shadow_cgmap_free(it->map);
+		seq_release_private(inode, file);
+	}
+	return err;
+}
+
+static int shadow_groups_release(struct inode *inode, struct file *file)
+{
+	struct shadow_groups_iter *it = ((struct seq_file *)file->private_data)->private;
+
+	shadow_cgmap_free(it->map);
+	return seq_release_private(inode, file);
+}
+
+static const struct file_operations shadow_groups_fops = {
+	.owner = THIS_MODULE,
+	.open = shadow_groups_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = shadow_groups_release,
+};
 
 static ssize_t shadow_reset_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)

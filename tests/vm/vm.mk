@@ -53,7 +53,7 @@ VM_SUMMARY        ?= $(BUILD)/results/vm$(VM_SUFFIX).summary
 VM_INITRD         := $(VM_DIR)/initramfs.cpio
 VM_FOREIGN        := $(BUILD)/foreign$(VM_SUFFIX)
 VM_FOREIGN_BTF    ?= /sys/kernel/btf/vmlinux
-VM_PROGS          := burn rtspin wr catn modload migdis
+VM_PROGS          := burn rtspin wr catn modload migdis cgtree
 VM_PROG_BINS      := $(addprefix $(BUILD)/progs/,$(VM_PROGS))
 
 export VM_ACCEL VM_TIMEOUT VM_SCENARIOS
