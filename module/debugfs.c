@@ -100,10 +100,11 @@ static void shadow_print_u64_or_dash(struct seq_file *m, bool ok, u64 v)
  * The CPUs a recorded waiter could go to: "all" with a waiter every online
  * CPU may take, "-" with none, else the union of the recorded masks as a
  * CPU list.  Waiters past the recorded ones are the `unknown` column.
+ * @u: a bitmap of nr_cpu_ids bits, scratch.
  */
-static void shadow_print_work_cpus(struct seq_file *m, bool ok, const struct shadow_work *w)
+static void shadow_print_work_cpus(struct seq_file *m, bool ok, const struct shadow_work *w,
+				   unsigned long *u)
 {
-	DECLARE_BITMAP(u, SHADOW_WORK_MASK_BITS);
 	unsigned int i, k, n = min_t(unsigned int, w->nr_restricted, SHADOW_WORK_RESTRICTED);
 
 	if (!ok || (!w->any && !n)) {
@@ -114,11 +115,21 @@ static void shadow_print_work_cpus(struct seq_file *m, bool ok, const struct sha
 		seq_puts(m, " all");
 		return;
 	}
-	bitmap_zero(u, SHADOW_WORK_MASK_BITS);
+	bitmap_zero(u, nr_cpu_ids);
 	for (i = 0; i < n; i++)
-		for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
-			u[k] |= w->restricted[i][k];
-	seq_printf(m, " %*pbl", (int)min_t(unsigned int, nr_cpu_ids, SHADOW_WORK_MASK_BITS), u);
+		for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++) {
+			u64 word = w->restricted[i][k];
+			unsigned int cpu0 = (w->base[i] + k) * 64;
+
+			while (word) {
+				unsigned int b = __ffs64(word);
+
+				if (cpu0 + b < nr_cpu_ids)
+					__set_bit(cpu0 + b, u);
+				word &= word - 1;
+			}
+		}
+	seq_printf(m, " %*pbl", nr_cpu_ids, u);
 }
 
 /*
@@ -157,12 +168,17 @@ static bool shadow_read_cpu_wait(int cpu, struct shadow_snap *snap)
 static int shadow_cpus_show(struct seq_file *m, void *v)
 {
 	struct shadow_stats *st;
+	unsigned long *u;
 	struct shadow_scalars s;
 	int cpu;
 
 	st = kmalloc(sizeof(*st), GFP_KERNEL);
-	if (!st)
+	u = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
+	if (!st || !u) {
+		kfree(st);
+		bitmap_free(u);
 		return -ENOMEM;
+	}
 	seq_puts(m, "# sched_shadow cpus v1\n"
 		 "cpu online nr_running h_nr_running movable load_avg runnable_avg util_avg "
 		 "weight capacity shadow shadow_avg shadow_fresh h_load samples div_mean div_max "
@@ -203,9 +219,10 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 			   st->over_budget, st->deferred);
 		shadow_print_u64_or_dash(m, live, s.work.pinned);
 		shadow_print_u64_or_dash(m, live, s.work.unknown);
-		shadow_print_work_cpus(m, live, &s.work);
+		shadow_print_work_cpus(m, live, &s.work, u);
 		seq_printf(m, " %s\n", shadow_void_name(online ? s.void_reason : SHADOW_VOID_HOTPLUG));
 	}
+	bitmap_free(u);
 	kfree(st);
 	return 0;
 }

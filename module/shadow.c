@@ -57,9 +57,10 @@ static atomic_t shadow_epoch = ATOMIC_INIT(1);
 DEFINE_STATIC_KEY_TRUE(shadow_enabled);
 
 /*
- * Walk after this many events without one (outside exact mode): with the
- * walk at each PELT period of the root, what bounds how stale `groups`
- * membership and the shadow sums may be (docs/performance.md).
+ * Walk after this many events without one (outside exact mode), at most
+ * once per tick: with the walk at each PELT period of the root, what
+ * bounds how stale `groups` membership and the shadow sums may be on a
+ * CPU whose PELT clock hardly moves (mostly idle; docs/performance.md).
  */
 #define SHADOW_WALK_EVENTS	32
 /*
@@ -73,7 +74,7 @@ DEFINE_STATIC_KEY_TRUE(shadow_enabled);
  * (root PELT time) or this many events reads `void stale` until one is.
  */
 #define SHADOW_STALE_NS		(8 * NSEC_PER_MSEC)
-#define SHADOW_STALE_EVENTS	(4 * SHADOW_WALK_EVENTS)
+#define SHADOW_STALE_EVENTS	(4 * SHADOW_WALK_EVENTS)	/* events since it became due */
 /* over budget: the next attempt waits pelt_refresh_us << n, n <= this */
 #define SHADOW_BACKOFF_MAX_SHIFT 6
 
@@ -111,7 +112,7 @@ static void shadow_publish_evt(struct shadow_cpu *sc, struct rq *rq)
 	/* due walks that could not be published for too long: say so */
 	sc->walk_stale = sc->walk_due &&
 			 (READ_ONCE(avg->last_update_time) - sc->due_lut > SHADOW_STALE_NS ||
-			  sc->dirty >= SHADOW_STALE_EVENTS);
+			  sc->dirty - sc->due_dirty >= SHADOW_STALE_EVENTS);
 	e->walk_failed = sc->walk_failed;
 	e->walk_stale = sc->walk_stale;
 	shadow_latch_flip(&sc->evt_seq);
@@ -139,6 +140,7 @@ static __always_inline void shadow_walk_set_due(struct shadow_cpu *sc, struct rq
 	if (!sc->walk_due) {
 		sc->walk_due = true;
 		sc->due_lut = shadow_root_lut(rq);
+		sc->due_dirty = sc->dirty;
 	}
 }
 
@@ -183,6 +185,7 @@ static void shadow_walk_publish(struct shadow_cpu *sc, struct rq *rq, struct sha
 	sc->backoff_shift = 0;
 	sc->backoff_tasks = 0;
 	sc->pelt_pub_lut = shadow_root_lut(rq);
+	sc->pub_jiffies = READ_ONCE(jiffies);
 }
 
 /*
@@ -213,6 +216,7 @@ static void shadow_walk_failed(struct shadow_cpu *sc, struct rq *rq, enum shadow
 	sc->dirty = 0;
 	sc->epoch = epoch;
 	sc->pelt_pub_lut = lut;
+	sc->pub_jiffies = READ_ONCE(jiffies);
 }
 
 /* May a new walk start now?  O(1): no walk over budget is started. */
@@ -303,7 +307,8 @@ static bool shadow_walk_run(struct shadow_cpu *sc, struct rq *rq, bool start, bo
  */
 static __always_inline void shadow_walk_check_due(struct shadow_cpu *sc, struct rq *rq)
 {
-	if (unlikely(sc->epoch != atomic_read(&shadow_epoch) || sc->dirty >= SHADOW_WALK_EVENTS))
+	if (unlikely(sc->epoch != atomic_read(&shadow_epoch) ||
+		     (sc->dirty >= SHADOW_WALK_EVENTS && READ_ONCE(jiffies) != sc->pub_jiffies)))
 		shadow_walk_set_due(sc, rq);
 }
 

@@ -204,6 +204,8 @@ struct shadow_cpu {
 	u32 ops;		/* enqueues and dequeues seen (validates a walk's snapshot) */
 	u32 retry_ops;		/* ops when a walk was caught mid-operation: retried after it */
 	u32 dirty;		/* events since the last walk */
+	u32 due_dirty;		/* dirty when the pending walk became due */
+	unsigned long pub_jiffies;	/* jiffies at the last walk or its failure */
 	u32 epoch;		/* shadow_epoch at the last published walk */
 	bool walk_failed;
 	bool walk_due;		/* a walk should run at the next safe hook call */

@@ -15,9 +15,11 @@ void shadow_work_clear(struct shadow_work *w)
 	w->nr_restricted = 0;
 	w->unknown = 0;
 	w->pinned = 0;
-	for (i = 0; i < SHADOW_WORK_RESTRICTED; i++)
+	for (i = 0; i < SHADOW_WORK_RESTRICTED; i++) {
 		for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
 			w->restricted[i][k] = 0;
+		w->base[i] = 0;
+	}
 }
 
 u32 shadow_work_total(const struct shadow_work *w)
@@ -35,17 +37,21 @@ enum shadow_work_answer shadow_work_for(const struct shadow_work *w, int dst)
 
 	if (w->any)
 		return SHADOW_WORK_YES;
-	if (dst >= 0 && dst < SHADOW_WORK_MASK_BITS)
-		for (i = 0; i < n; i++)
-			if (w->restricted[i][dst / 64] & ((u64)1 << (dst % 64)))
+	if (dst >= 0)
+		for (i = 0; i < n; i++) {
+			u32 k = (u32)dst / 64 - w->base[i];	/* wraps when below the window */
+
+			if (k < SHADOW_WORK_MASK_WORDS &&
+			    (w->restricted[i][k] & ((u64)1 << (dst % 64))))
 				return SHADOW_WORK_YES;
+		}
 	return w->unknown ? SHADOW_WORK_UNKNOWN : SHADOW_WORK_NO;
 }
 
 void shadow_work_note(struct shadow_work *w, enum shadow_waiter_kind kind,
 		      const u64 *mask, u32 nwords)
 {
-	u32 k;
+	u32 k, first, last;
 
 	switch (kind) {
 	case SHADOW_WAITER_PINNED:
@@ -57,12 +63,19 @@ void shadow_work_note(struct shadow_work *w, enum shadow_waiter_kind kind,
 	case SHADOW_WAITER_RESTRICTED:
 		break;
 	}
-	if (w->nr_restricted >= SHADOW_WORK_RESTRICTED || nwords > SHADOW_WORK_MASK_WORDS) {
+	/* the window: from the first word with a CPU to the last */
+	for (first = 0; first < nwords && !mask[first]; first++)
+		;
+	for (last = nwords; last > first && !mask[last - 1]; last--)
+		;
+	if (w->nr_restricted >= SHADOW_WORK_RESTRICTED || last - first > SHADOW_WORK_MASK_WORDS ||
+	    first > 0xffff) {
 		w->unknown++;
 		return;
 	}
 	for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
-		w->restricted[w->nr_restricted][k] = k < nwords ? mask[k] : 0;
+		w->restricted[w->nr_restricted][k] = first + k < last ? mask[first + k] : 0;
+	w->base[w->nr_restricted] = first;
 	w->nr_restricted++;
 }
 

@@ -12,6 +12,16 @@
 #                 repeated insmod/rmmod with kretprobes, see DESIGN.md)
 #   VM_SMP        default 6,sockets=3,cores=2 (>= 3 groups in a domain)
 #   VM_MEM        default 2G
+#   VM_TOPOLOGY   a named machine instead of VM_SMP (sets -smp and -numa;
+#                 VM_MEM is split evenly between the NUMA nodes):
+#                   smt32    32 vCPUs: 2 NUMA nodes x 2 LLCs (dies) x 4 cores
+#                            x 2 threads (SMT, MC, PKG, NUMA domains)
+#                   ring16   16 vCPUs: 4 NUMA nodes of 4 in a ring (distances
+#                            10/20/30: two NUMA levels, overlapping groups)
+#                   smt64    64 vCPUs: 2 nodes x 2 dies x 8 cores x 2 threads
+#                   possible240  8 vCPUs online, 240 possible (maxcpus):
+#                            nr_cpu_ids far above the online CPUs (QEMU 7.2
+#                            TCG has no x2APIC: APIC ids end at 255)
 #   VM_TIMEOUT    seconds before the VM is killed (default 900)
 #   VM_SCENARIOS  comma-separated globs of scenario names to run
 #   VM_SCENARIO_TIMEOUT  per-scenario guest timeout (default 120)
@@ -33,6 +43,34 @@ exports=${EXPORT_DIR:-$outdir/vm-out}
 summary=${SUMMARY:-}
 read -ra qextra <<< "${VM_QEMU_EXTRA:-}"
 
+# numa_args NODES CPUS_PER_NODE [DIST...]: -numa options for VM_MEM split
+# evenly, and distances given as src:dst:val (both directions)
+topo=()
+numa_args() {
+	local nodes=$1 per=$2 n mb
+	shift 2
+	mb=$(numfmt --from=iec "${mem%B}" 2>/dev/null) || mb=0
+	mb=$(( mb / 1048576 / nodes ))
+	[ "$mb" -gt 0 ] || { echo "# vm: cannot split VM_MEM=$mem between $nodes nodes" >&2; exit 1; }
+	for ((n = 0; n < nodes; n++)); do
+		topo+=(-object "memory-backend-ram,id=m$n,size=${mb}M"
+		       -numa "node,nodeid=$n,cpus=$((n * per))-$(((n + 1) * per - 1)),memdev=m$n")
+	done
+	for d in "$@"; do
+		IFS=: read -r a b v <<< "$d"
+		topo+=(-numa "dist,src=$a,dst=$b,val=$v")
+	done
+}
+case ${VM_TOPOLOGY:-} in
+'') ;;
+smt32) smp=32,sockets=2,dies=2,cores=4,threads=2; numa_args 2 16 ;;
+smt64) smp=64,sockets=2,dies=2,cores=8,threads=2; numa_args 2 32 ;;
+ring16) smp=16,sockets=4,cores=4
+	numa_args 4 4 0:1:20 1:2:20 2:3:20 3:0:20 0:2:30 1:3:30 ;;
+possible240) smp=8,sockets=60,cores=4,maxcpus=240 ;;
+*) echo "# vm: unknown VM_TOPOLOGY=${VM_TOPOLOGY}" >&2; exit 1 ;;
+esac
+
 mkdir -p "$outdir" "$exports"
 rm -rf "${exports:?}"/*	# no stale exports from an earlier run
 console=$outdir/console.log tap=$outdir/tap.log
@@ -45,7 +83,7 @@ append="$append rdinit=/init vmtest.mode=$mode"
 [ -n "${VM_SCENARIO_TIMEOUT:-}" ] && append="$append vmtest.timeout=$VM_SCENARIO_TIMEOUT"
 [ -n "${VM_APPEND:-}" ] && append="$append $VM_APPEND"
 
-echo "# vm: booting $(basename "$vmlinuz") accel=$accel smp=$smp mem=$mem timeout=${tmo}s"
+echo "# vm: booting $(basename "$vmlinuz") accel=$accel smp=$smp mem=$mem timeout=${tmo}s${VM_TOPOLOGY:+ topology=$VM_TOPOLOGY}"
 [ ${#qextra[@]} -gt 0 ] && echo "# vm: extra qemu options: ${qextra[*]}"
 echo "# vm: console log $console"
 lockcmd=()
@@ -56,7 +94,7 @@ start=$(date +%s)
 	-accel "$accel" -smp "$smp" -m "$mem" \
 	-serial "file:$console" -serial "file:$tap" \
 	-kernel "$vmlinuz" -initrd "$initrd" -append "$append" \
-	"${qextra[@]}" </dev/null >"$outdir/qemu.out" 2>&1 &
+	"${topo[@]}" "${qextra[@]}" </dev/null >"$outdir/qemu.out" 2>&1 &
 qpid=$!
 
 # Live view: TAP lines as they arrive, without the export payloads.

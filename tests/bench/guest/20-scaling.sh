@@ -125,8 +125,10 @@ for v in ftrace0 ftrace1 refresh0 exact1; do
 	fi
 	echo 1 > $SS/reset
 	rm -f /tmp/st0	# the whole msgbench run, from the reset
-	msgbench -q $BENCH_MSG > /dev/null
+	msgbench -q $BENCH_MSG > /tmp/msg.$v
 	cat $SS/stats > /tmp/st
+	# the run's own length: under icount its guest seconds are 1e9 instructions each
+	echo "# msgbench $(cat /tmp/msg.$v)" >> /tmp/st
 	cp /tmp/st /tmp/stats.$v
 	echo "msg-$v,-,-,-,4096,$(stat_col sched_update_nr_running_tp calls),$(stat_col sched_update_nr_running_tp mean),$(stat_col pelt_cfs_tp mean),$(stat_col pelt_se_tp mean),$(stat_col sched_switch mean),$(stat_col lb_return calls),$(stat_col lb_return mean),$(stat_col walk calls),$(stat_col walk mean),-,-,-" >> $OUT
 	diag "msgbench, $v ($p):"

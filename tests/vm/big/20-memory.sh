@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+# make test-big, 2: what the module costs in memory on this machine.
+# Slab (unreclaimable), Percpu and VmallocUsed before and after insmod, the
+# module's own count (`info` state_bytes: the shadow's per-CPU state,
+# allocated for present CPUs only), its text, and `cpus` rows (one per
+# possible CPU, the ones never present read `never`/`hotplug` quickly).
+# plan: 3
+T="memory"
+unload_module
+sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
+mi() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+s0=$(mi SUnreclaim) p0=$(mi Percpu) v0=$(mi VmallocUsed)
+need_module "$T: loads" || return 0
+sleep 1
+s1=$(mi SUnreclaim) p1=$(mi Percpu) v1=$(mi VmallocUsed)
+info() { awk -v k="$1" '$1 == k { print $2 }' "$SS/info"; }
+sb=$(info state_bytes) spc=$(info state_bytes_per_cpu) sn=$(info state_cpus)
+core=$(cat /sys/module/sched_shadow/coresize 2>/dev/null)
+online=$(ncpus)
+possible=$(awk -F- '{ print ($2 == "" ? $1 : $2) + 1 }' /sys/devices/system/cpu/possible)
+present=$(awk -F- '{ print ($2 == "" ? $1 : $2) + 1 }' /sys/devices/system/cpu/present)
+total=$(( (s1 - s0) + (p1 - p0) + (v1 - v0) ))
+diag "insmod: SUnreclaim +$((s1 - s0)) kB, Percpu +$((p1 - p0)) kB, VmallocUsed +$((v1 - v0)) kB (total +$total kB); module text $core B"
+diag "shadow state: $sn CPUs x $spc B = $sb B; $online online, $present present, $possible possible"
+echo "online=$online present=$present possible=$possible slab_kb=$((s1 - s0)) percpu_kb=$((p1 - p0)) vmalloc_kb=$((v1 - v0)) state_bytes=$sb state_per_cpu=$spc state_cpus=$sn core=$core" > /tmp/big-mem.txt
+grep -E '^(audit|lb)[a-z_.]*(bytes|groups|cpus)' "$SS/info" | diag
+vm_export memory-$(sed -n 's/.*big\.topology=\([a-z0-9]*\).*/\1/p' /proc/cmdline).txt /tmp/big-mem.txt
+if [ "$sn" = "$present" ]; then
+	ok "$T: shadow state for the $present present CPUs (not $possible possible): $sb B"
+else
+	not_ok "$T: shadow state for present CPUs only" "state_cpus $sn, present $present, possible $possible"
+fi
+read -r t0 _ < /proc/uptime
+rows=$(ss_rows cpus cpu | wc -l)
+read -r t1 _ < /proc/uptime
+dt=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')
+if [ "$rows" -eq "$possible" ] && awk -v t=$dt 'BEGIN { exit !(t < 5) }'; then
+	ok "$T: cpus has $rows rows (possible CPUs), read in ${dt}s"
+else
+	not_ok "$T: cpus rows" "$rows rows for $possible possible, ${dt}s"
+fi
+unload_module
+s2=$(mi SUnreclaim) p2=$(mi Percpu) v2=$(mi VmallocUsed)
+# back within 256 kB of the start (other kernel activity moves slab a little)
+left=$(( (s2 - s0) + (p2 - p0) + (v2 - v0) ))
+if ! module_loaded && [ "$left" -lt 256 ]; then
+	ok "$T: unload gives it back (${left} kB left)"
+else
+	not_ok "$T: unload gives it back" "left $left kB (slab $((s2 - s0)), percpu $((p2 - p0)), vmalloc $((v2 - v0)))"
+fi
+load_module
