@@ -69,7 +69,7 @@ RT_SCENARIOS      ?= 01*,09*,12*
 
 
 # make test-big: the big machines (run-vm.sh VM_TOPOLOGY), one boot each,
-# running the guest suite tests/vm/big/*.sh (plus scenario 36, nothing
+# running the guest suite tests/vm/big/*.sh (plus scenario 50, nothing
 # hangs on a CPU held by an RT task): topology, memory, 5,000 cgroups,
 # audit coverage.  Single-threaded TCG hands each vCPU long slices: these
 # runs test correctness, coverage, memory and cost, not latency.  One
@@ -86,7 +86,7 @@ BIG_MEM_possible240 ?= 4G
 BIG_DIR           := $(BUILD)/big$(VM_SUFFIX)
 BIG_SUMMARY       ?= $(BUILD)/results/big$(VM_SUFFIX).summary
 VM_EXTRA_FILES    += $(TOP)/tests/vm/big:/lib/vm/big
-VM_EXTRA_FILES    += $(TOP)/tests/vm/scenarios/36-no-hang.sh:/lib/vm/big/50-no-hang.sh
+VM_EXTRA_FILES    += $(TOP)/tests/vm/scenarios/50-no-hang.sh:/lib/vm/big/50-no-hang.sh
 
 # make compare: the kernels (6.12 hierarchical vs 7.3 flat run queue by
 # default), rounds per kernel, and the demo settings (empty: demo.sh's own)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 36: nothing waits on a CPU for long.  A SCHED_FIFO spinner holds
+# Scenario 50: nothing waits on a CPU for long.  A SCHED_FIFO spinner holds
 # the last CPU with RT throttling off (sched_rt_runtime_us=-1), so no
 # kworker runs there; insmod (its per-CPU checks), `reset` and `enable`
 # (their per-CPU refresh) must return within a few seconds anyway (each
