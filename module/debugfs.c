@@ -80,7 +80,7 @@ static int shadow_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "layout %s%s\n", shadow_walk_layout(),
 		   READ_ONCE(shadow_layout_bad) ? ":not-understood" : "");
 	seq_puts(m, "walk snapshot:climb-parents\n");
-	seq_printf(m, "walk_step_cost %u\n", SHADOW_STEP_COST);
+	seq_printf(m, "walk_step_ns %u\n", SHADOW_STEP_NS);
 	seq_printf(m, "walk_max_cfs_rqs %u\n", READ_ONCE(shadow_walk_budget) / 2 + 1);
 	shadow_state_info(m);
 	shadow_audit_info(m);

@@ -29,9 +29,9 @@
 
 #define SHADOW_BUDGET_MIN	16
 /*
- * A walk runs in steps of bounded cost (walk.h), but its snapshot of the
- * queued tasks is one atomic copy: the ceiling keeps it within one step.
- * Memory per present CPU grows with the budget (`info` state_bytes_per_cpu).
+ * A walk runs in steps of bounded time (walk.h), but its snapshot of the
+ * queued tasks is one atomic copy: the ceiling keeps it small.  Memory per
+ * present CPU grows with the budget (`info` state_bytes_per_cpu).
  */
 #define SHADOW_BUDGET_MAX	1536
 static_assert(SHADOW_BUDGET_MAX <= SHADOW_SNAP_MAX);

@@ -32,6 +32,7 @@
 #include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/seq_file.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/prio.h>
 #include <linux/sched/rt.h>
 #include <linux/sched/deadline.h>
@@ -55,6 +56,7 @@ atomic_t shadow_enable_gen = ATOMIC_INIT(1);
 /* bumped with each of the generations above and on CPU hotplug: one load for the probes */
 static atomic_t shadow_epoch = ATOMIC_INIT(1);
 DEFINE_STATIC_KEY_TRUE(shadow_enabled);
+static bool shadow_switch_active;	/* the sched_switch hook is attached */
 
 /*
  * Walk after this many events without one (outside exact mode), at most
@@ -68,12 +70,12 @@ DEFINE_STATIC_KEY_TRUE(shadow_enabled);
  * root's PELT clock after its snapshot, else it is started again: the
  * values of a published walk are never older than that.
  */
-#define SHADOW_WALK_WINDOW_NS	(4 * NSEC_PER_MSEC)
+#define SHADOW_WALK_WINDOW_NS	(32 * NSEC_PER_MSEC)
 /*
  * A CPU whose walks are due but none could be published for this long
  * (root PELT time) or this many events reads `void stale` until one is.
  */
-#define SHADOW_STALE_NS		(8 * NSEC_PER_MSEC)
+#define SHADOW_STALE_NS		(64 * NSEC_PER_MSEC)
 #define SHADOW_STALE_EVENTS	(4 * SHADOW_WALK_EVENTS)	/* events since it became due */
 /* over budget: the next attempt waits pelt_refresh_us << n, n <= this */
 #define SHADOW_BACKOFF_MAX_SHIFT 6
@@ -260,14 +262,19 @@ static bool shadow_walk_run(struct shadow_cpu *sc, struct rq *rq, bool start, bo
 {
 	struct shadow_walk *w = &sc->walk;
 	u32 gen = atomic_read(&shadow_reset_gen), epoch = atomic_read(&shadow_epoch);
-	int cost = SHADOW_STEP_COST - SHADOW_COST_FIXED;
+	u64 deadline = local_clock() + SHADOW_STEP_NS;
 	enum shadow_walk_result res;
 	struct shadow_scalars s;
 
 	if (shadow_walk_active(sc) &&
-	    (w->ops != sc->ops || w->epoch != epoch ||
+	    (w->ops != sc->ops || w->epoch != epoch || !READ_ONCE(shadow_switch_active) ||
+	     !shadow_walk_still_valid(sc, rq) ||
 	     shadow_root_lut(rq) - w->root_lut > SHADOW_WALK_WINDOW_NS)) {
-		/* overtaken by an enqueue or dequeue, a reset, or too slow: again */
+		/*
+		 * Overtaken by an enqueue or dequeue, a reset, or too slow: again.
+		 * Without the sched_switch hook a task turning into a delayed
+		 * sleeper goes unseen: no walk then spans two hook calls.
+		 */
 		shadow_walk_abort(sc);
 		shadow_count_deferred(sc);
 	}
@@ -280,9 +287,8 @@ static bool shadow_walk_run(struct shadow_cpu *sc, struct rq *rq, bool start, bo
 			shadow_walk_failed(sc, rq, SHADOW_WALK_OVER_BUDGET, gen, epoch);
 			return true;
 		}
-		cost -= w->nr_se * SHADOW_COST_SNAP;
 	}
-	res = shadow_walk_continue(sc, rq, &cost, &s);
+	res = shadow_walk_continue(sc, rq, deadline, &s);
 	shadow_stat_step();
 	if (res == SHADOW_WALK_MORE)
 		return false;
@@ -321,8 +327,6 @@ static __always_inline void shadow_walk_check_due(struct shadow_cpu *sc, struct 
  * (unless exact=1, or the optional sched_switch hook is missing).
  * stats: shadow_stat_begin/end are static-key NOPs unless `stats` is on.
  */
-static bool shadow_switch_active;
-
 static void shadow_probe_nr_running(void *data, struct rq *rq, int change)
 {
 	struct shadow_cpu *sc;
@@ -334,7 +338,9 @@ static void shadow_probe_nr_running(void *data, struct rq *rq, int change)
 	sc = shadow_cpu_of(rq);
 	if (likely(sc)) {
 		sc->rq = rq;
-		sc->ops++;		/* a walk's snapshot of the queue is void now */
+		sc->ops++;		/* a walk's snapshot of the queue is void now ... */
+		if (unlikely(shadow_walk_active(sc)) && shadow_walk_event(sc, rq, change))
+			sc->walk.ops = sc->ops;	/* ... unless it could follow the change */
 		sc->dirty++;
 		shadow_walk_check_due(sc, rq);
 		if (unlikely(READ_ONCE(shadow_exact)))

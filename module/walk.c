@@ -39,6 +39,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/irq_work.h>
+#include <linux/sched/clock.h>
 
 #include "walk.h"
 
@@ -238,12 +239,36 @@ bool shadow_walk_begin(struct shadow_cpu *sc, struct rq *rq, u32 ops, u32 epoch)
 	w->ops = ops;
 	w->epoch = epoch;
 	w->root_lut = READ_ONCE(ks_cfs_rq_avg(root)->last_update_time);
+	w->queued = ks_cfs_rq_h_nr_running(root);
+	w->runnable = ks_cfs_rq_h_nr_runnable(root);
 	if (unlikely(++w->gen == 0)) {		/* every 2^32 walks: forget old slots */
 		memset(w->slot_gen, 0, sizeof(*w->slot_gen) * (w->hash_mask + 1));
 		w->gen = 1;
 	}
 	shadow_walk_add(sc, root, NULL, SHADOW_WALK_NONE);
 	w->phase = SHADOW_WALK_TASKS;
+	return true;
+}
+
+bool shadow_walk_event(struct shadow_cpu *sc, struct rq *rq, int change)
+{
+	struct shadow_walk *w = &sc->walk;
+	struct cfs_rq *root = ks_rq_cfs(rq);
+	u32 queued = ks_cfs_rq_h_nr_running(root);
+	struct list_head *first;
+
+	if (queued == w->queued)
+		return true;		/* an RT or DL task: the CFS queue is the same */
+	if (change != 1 || queued != w->queued + 1 || w->phase != SHADOW_WALK_TASKS ||
+	    w->nr_se >= w->cap_se)
+		return false;
+	/* account_entity_enqueue() put it first; nothing moved since */
+	first = READ_ONCE(ks_rq_cfs_tasks(rq)->next);
+	if (first == ks_rq_cfs_tasks(rq))
+		return false;
+	w->se[w->nr_se++] = list_entry(first, struct sched_entity, group_node);
+	w->queued = queued;
+	w->runnable = ks_cfs_rq_h_nr_runnable(root);
 	return true;
 }
 
@@ -255,8 +280,7 @@ bool shadow_walk_begin(struct shadow_cpu *sc, struct rq *rq, u32 ops, u32 epoch)
  * -3 inconsistent (shadow_walk_layout_bad() says when the layout itself is
  * not understood).
  */
-static int shadow_walk_level(struct shadow_cpu *sc, struct rq *rq, struct sched_entity *se,
-			     int *cost)
+static int shadow_walk_level(struct shadow_cpu *sc, struct rq *rq, struct sched_entity *se)
 {
 	struct shadow_walk *w = &sc->walk;
 	struct cfs_rq *chain_cfs[SHADOW_MAX_DEPTH];
@@ -289,12 +313,12 @@ static int shadow_walk_level(struct shadow_cpu *sc, struct rq *rq, struct sched_
 	while (k--) {
 		idx = shadow_walk_add(sc, chain_cfs[k], chain_gse[k], idx);
 		w->visited++;
-		*cost -= SHADOW_COST_LEVEL;
 	}
 	return idx;
 }
 
-static enum shadow_walk_result shadow_walk_tasks(struct shadow_cpu *sc, struct rq *rq, int *cost)
+static enum shadow_walk_result shadow_walk_tasks(struct shadow_cpu *sc, struct rq *rq, u64 deadline,
+					       unsigned int *done)
 {
 	struct shadow_walk *w = &sc->walk;
 
@@ -304,11 +328,11 @@ static enum shadow_walk_result shadow_walk_tasks(struct shadow_cpu *sc, struct r
 		unsigned long load;
 		int idx;
 
-		if (*cost < SHADOW_COST_TASK + SHADOW_MAX_DEPTH * SHADOW_COST_LEVEL)
+		if (*done && !(*done % SHADOW_STEP_CHECK_TASKS) && local_clock() >= deadline)
 			return SHADOW_WALK_MORE;
+		(*done)++;
 		w->pos++;
-		*cost -= SHADOW_COST_TASK;
-		idx = shadow_walk_level(sc, rq, se, cost);
+		idx = shadow_walk_level(sc, rq, se);
 		if (idx == -1)
 			continue;
 		if (idx == -2)
@@ -335,7 +359,8 @@ static enum shadow_walk_result shadow_walk_tasks(struct shadow_cpu *sc, struct r
 }
 
 /* Bottom-up: every child has a larger index than its parent. */
-static enum shadow_walk_result shadow_walk_sums(struct shadow_cpu *sc, int *cost)
+static enum shadow_walk_result shadow_walk_sums(struct shadow_cpu *sc, u64 deadline,
+					      unsigned int *done)
 {
 	struct shadow_walk *w = &sc->walk;
 
@@ -343,9 +368,9 @@ static enum shadow_walk_result shadow_walk_sums(struct shadow_cpu *sc, int *cost
 		struct shadow_wcfs *e, *pe;
 		u64 wt, cw;
 
-		if (*cost < SHADOW_COST_SUM)
+		if (*done && !(*done % SHADOW_STEP_CHECK_SUMS) && local_clock() >= deadline)
 			return SHADOW_WALK_MORE;
-		*cost -= SHADOW_COST_SUM;
+		(*done)++;
 		e = &w->wc[--w->pos];
 		e->h_tasks += e->nr_tasks;
 		if (e->h_tasks != ks_cfs_rq_h_nr_running(e->cfs))
@@ -378,18 +403,21 @@ static enum shadow_walk_result shadow_walk_sums(struct shadow_cpu *sc, int *cost
 	return SHADOW_WALK_OK;
 }
 
-enum shadow_walk_result shadow_walk_continue(struct shadow_cpu *sc, struct rq *rq, int *cost,
+enum shadow_walk_result shadow_walk_continue(struct shadow_cpu *sc, struct rq *rq, u64 deadline,
 					     struct shadow_scalars *out)
 {
 	struct shadow_walk *w = &sc->walk;
 	enum shadow_walk_result res = SHADOW_WALK_MORE;
 	struct shadow_walk_sums sums;
+	unsigned int done = 0;
 
 	w->steps++;
 	if (w->phase == SHADOW_WALK_TASKS)
-		res = shadow_walk_tasks(sc, rq, cost);
-	if (res == SHADOW_WALK_MORE && w->phase == SHADOW_WALK_SUMS)
-		res = shadow_walk_sums(sc, cost);
+		res = shadow_walk_tasks(sc, rq, deadline, &done);
+	if (res == SHADOW_WALK_MORE && w->phase == SHADOW_WALK_SUMS) {
+		done = done ? SHADOW_STEP_CHECK_SUMS : 0;	/* check the clock at once */
+		res = shadow_walk_sums(sc, deadline, &done);
+	}
 	if (res == SHADOW_WALK_MORE)
 		return res;
 	w->phase = SHADOW_WALK_IDLE;

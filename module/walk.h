@@ -13,21 +13,23 @@
 #include "core/pelt_math.h"
 
 /*
- * The bound on walk work per hook call, in estimated guest instructions
- * (measured costs on the 1-vCPU icount bench, README "Performance"): one
- * step does at most SHADOW_STEP_COST of them, then the walk continues at a
- * later hook call of the same CPU.  With the per-event part (at most
- * SHADOW_SCAN_CAP waiters) and the probe's own overhead, no hook call
- * exceeds ~20,000 instructions whatever the queue.
+ * The bound on walk work per hook call: a step stops once SHADOW_STEP_NS
+ * of local_clock() time has passed since it began (checked every few
+ * tasks), then the walk continues at a later hook call of the same CPU.
+ * Under the bench's icount clock one ns is one guest instruction: with the
+ * per-event part (at most SHADOW_SCAN_CAP waiters), the last check's
+ * overshoot and the publication, no hook call exceeds ~20,000
+ * instructions whatever the queue (docs/performance.md); on hardware the
+ * step is ~12 us with cold caches and less with warm ones.
  */
-#define SHADOW_STEP_COST	14000
-#define SHADOW_COST_SNAP	8	/* one task copied by the snapshot */
-#define SHADOW_COST_TASK	120	/* one task summed: lookup, fresh projection, h_load */
-#define SHADOW_COST_LEVEL	80	/* one queued cfs_rq added (climb, insert, node) */
-#define SHADOW_COST_SUM		60	/* one cfs_rq in the bottom-up pass */
-#define SHADOW_COST_FIXED	400	/* a step's own start and the publication */
-/* the snapshot is one atomic copy: the walk_budget ceiling keeps it within a step */
-#define SHADOW_SNAP_MAX		((SHADOW_STEP_COST - SHADOW_COST_FIXED) / SHADOW_COST_SNAP)
+#define SHADOW_STEP_NS		12000
+#define SHADOW_STEP_CHECK_TASKS	4	/* tasks between two clock reads */
+#define SHADOW_STEP_CHECK_SUMS	8	/* cfs_rqs between two clock reads */
+/*
+ * The snapshot is one atomic copy of the queued tasks (a few instructions
+ * each): walk_budget's ceiling keeps it well inside one step.
+ */
+#define SHADOW_SNAP_MAX		1536
 
 /* One queued cfs_rq found by a walk. */
 struct shadow_wcfs {
@@ -81,11 +83,26 @@ struct shadow_walk_sums {
 bool shadow_walk_begin(struct shadow_cpu *sc, struct rq *rq, u32 ops, u32 epoch);
 
 /**
+ * shadow_walk_event() - an enqueue or dequeue while a walk is in progress
+ * @sc:     @rq's per-CPU state, a walk in progress
+ * @rq:     the run queue, its lock held (end of the enqueue or dequeue)
+ * @change: sched_update_nr_running_tp's count change
+ *
+ * One CFS task enqueued while the walk is still summing tasks: it is the
+ * head of rq->cfs_tasks, appended to the snapshot (O(1)).  An RT or DL
+ * task (the root's h_nr_running did not move): nothing to do.  Anything
+ * else (a dequeue: which task left is not known in O(1)): the walk is no
+ * longer valid.  Return: true if the snapshot still describes the queue.
+ */
+bool shadow_walk_event(struct shadow_cpu *sc, struct rq *rq, int change);
+
+/**
  * shadow_walk_continue() - run one step of the walk in progress
- * @sc:    @rq's per-CPU state, a walk in progress
- * @rq:    the run queue, its lock held by the caller
- * @cost:  in: estimated instructions this step may spend; out: what is left
- * @out:   root values (filled on SHADOW_WALK_OK)
+ * @sc:       @rq's per-CPU state, a walk in progress
+ * @rq:       the run queue, its lock held by the caller
+ * @deadline: local_clock() time the step should end by (it does at least
+ *            one task or cfs_rq, so every step makes progress)
+ * @out:      root values (filled on SHADOW_WALK_OK)
  *
  * The caller has checked that the snapshot is still valid (ops, epoch).
  * On any result but SHADOW_WALK_MORE the walk is no longer in progress.
@@ -93,8 +110,26 @@ bool shadow_walk_begin(struct shadow_cpu *sc, struct rq *rq, u32 ops, u32 epoch)
  * the root, so the queued cfs_rqs are found the same way whether they sit
  * in per-cfs_rq trees (before 7.3) or only in accounting (7.3+).
  */
-enum shadow_walk_result shadow_walk_continue(struct shadow_cpu *sc, struct rq *rq, int *cost,
+enum shadow_walk_result shadow_walk_continue(struct shadow_cpu *sc, struct rq *rq, u64 deadline,
 					     struct shadow_scalars *out);
+
+/*
+ * May the walk in progress continue at a later hook call?  It was started
+ * from a snapshot that enqueues, dequeues and switches into a delayed
+ * sleeper keep valid or void (shadow_cpu.ops); on kernels with delayed
+ * dequeue a sleeper waking up again changes no count the hooks see,
+ * except h_nr_runnable where BTF has it (6.14+): without it a walk must
+ * end in the hook call that started it.
+ */
+static inline bool shadow_walk_still_valid(const struct shadow_cpu *sc, struct rq *rq)
+{
+#if HAS_KS_sched_entity__sched_delayed
+	return ks_cfs_rq_h_nr_runnable(ks_rq_cfs(rq)) >= 0 &&
+	       (u32)ks_cfs_rq_h_nr_runnable(ks_rq_cfs(rq)) == sc->walk.runnable;
+#else
+	return true;
+#endif
+}
 
 static inline bool shadow_walk_active(const struct shadow_cpu *sc)
 {

@@ -204,6 +204,8 @@ int main(int argc, char **argv)
 	}
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
+	printf("cgtree: %ld groups made, forking %ld tasks\n", groups, tasks);
+	fflush(stdout);
 	for (i = 0; i < tasks && !stop; i++) {
 		pid_t pid = fork();
 

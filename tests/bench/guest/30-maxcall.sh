@@ -7,8 +7,8 @@
 # runs, writes `reset`, `enable 0`, `enable 1` (their walks count too) and
 # reads the `max` column of every hook.  Cases:
 #   cg500      500 cgroups, one hog in each: 1,000 queued entities
-#   tasks1000  1,000 hogs in the root (more tasks than walk_budget)
-#   deep8      200 hogs in 1,000 cgroups 8 levels deep
+#   tasks1000  1,000 hogs in one cgroup (more tasks than walk_budget)
+#   deep8      200 hogs in the deepest of 500 cgroups 8 levels deep
 #   tasks8     8 hogs: a walk that fits one step
 # timeout: 1800
 . /lib/vm/bench/bench.lib
@@ -25,20 +25,22 @@ ccol() { awk -v p=$PC -v c="$1" 'NR == 2 { for (i = 1; i <= NF; i++) h[$i] = i; 
 
 # mcase NAME GROUPS DEPTH TASKS
 mcase() {
-	local name=$1 g=$2 d=$3 t=$4 pid w h
+	local name=$1 g=$2 d=$3 t=$4 pid w h alive
 	bench_config none
-	cgtree -R mc -g "$g" -d "$d" -t "$t" -r 1000 -s 0 -c $PC > /tmp/mc.cgtree 2>&1 &
+	: > /tmp/mc.cgtree
+	cgtree -R mc -g "$g" -d "$d" -t "$t" -r 1000 -s 0 -c $PC >> /tmp/mc.cgtree 2>&1 &
 	pid=$!
 	w=0
-	while ! grep -q '^cgtree: ready' /tmp/mc.cgtree; do
+	while ! grep -q '^cgtree: ready' /tmp/mc.cgtree && kill -0 $pid 2>/dev/null; do
 		sleep 1
 		w=$((w + 1))
-		[ $w -ge 300 ] && break
+		[ $w -ge 600 ] && break
 	done
 	if ! grep -q '^cgtree: ready' /tmp/mc.cgtree; then
 		fail=1
-		diag "$name: cgtree did not start: $(tail -n 3 /tmp/mc.cgtree)"
-		kill -TERM $pid; wait $pid
+		kill -0 $pid 2>/dev/null && alive=running || alive=exited
+		diag "$name: cgtree not ready after ${w}s ($alive): $(tail -n 3 /tmp/mc.cgtree); $(grep -c . /proc/[0-9]*/comm 2>/dev/null | wc -l) processes"
+		kill -TERM $pid 2>/dev/null; wait $pid
 		return
 	fi
 	diag "$name: $(cat /tmp/mc.cgtree), started in ${w}s"
@@ -67,7 +69,7 @@ mcase() {
 
 mcase cg500 500 1 500
 mcase tasks1000 1 1 1000
-mcase deep8 1000 8 200
+mcase deep8 500 8 200
 mcase tasks8 1 1 8
 check $fail "maxcall: every case measured"
 vm_export maxcall.csv $OUT
