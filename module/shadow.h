@@ -165,6 +165,7 @@ struct shadow_walk {
 	u32 delayed;		/* delayed-dequeue sleepers found */
 	u32 steps;		/* hook calls this walk has taken so far */
 	u32 gen;		/* hash slots of other generations are empty */
+	u32 last;		/* the entry the last task was found in */
 	u32 queued;		/* the root's h_nr_running the snapshot describes */
 	u32 runnable;		/* the root's h_nr_runnable then (delayed dequeue kernels) */
 	u64 h_load;		/* sum of task_h_load() */

@@ -245,7 +245,7 @@ bool shadow_walk_begin(struct shadow_cpu *sc, struct rq *rq, u32 ops, u32 epoch)
 		memset(w->slot_gen, 0, sizeof(*w->slot_gen) * (w->hash_mask + 1));
 		w->gen = 1;
 	}
-	shadow_walk_add(sc, root, NULL, SHADOW_WALK_NONE);
+	w->last = shadow_walk_add(sc, root, NULL, SHADOW_WALK_NONE);
 	w->phase = SHADOW_WALK_TASKS;
 	return true;
 }
@@ -289,6 +289,9 @@ static int shadow_walk_level(struct shadow_cpu *sc, struct rq *rq, struct sched_
 	struct sched_entity *g = READ_ONCE(se->parent);
 	int idx, k = 0;
 
+	/* tasks of one cfs_rq often come in a row: no lookup for those */
+	if (cfs == w->wc[w->last].cfs)
+		return w->last;
 	while ((idx = shadow_walk_find(w, cfs)) < 0) {
 		if (unlikely(!g || READ_ONCE(g->my_q) != cfs)) {
 			shadow_walk_layout_bad("a task's parent chain does not reach this rq's root");
@@ -314,6 +317,7 @@ static int shadow_walk_level(struct shadow_cpu *sc, struct rq *rq, struct sched_
 		idx = shadow_walk_add(sc, chain_cfs[k], chain_gse[k], idx);
 		w->visited++;
 	}
+	w->last = idx;
 	return idx;
 }
 
