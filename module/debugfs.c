@@ -27,6 +27,7 @@
 #include "cgpath.h"
 #include "walk.h"
 #include "trace_feed.h"
+#include "waiters.h"
 
 static struct dentry *shadow_dir;
 
@@ -60,6 +61,10 @@ static int shadow_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "walk_budget %u\n", READ_ONCE(shadow_walk_budget));
 	seq_printf(m, "exact %d\n", READ_ONCE(shadow_exact) ? 1 : 0);
 	seq_printf(m, "max_groups %u\n", SHADOW_MAX_NODES);
+	/* the per-event waiter summary's limits (waiters.c, core/work.h) */
+	seq_printf(m, "waiters.scan_cap %u\n", SHADOW_SCAN_CAP);
+	seq_printf(m, "waiters.masks %u\n", SHADOW_WORK_RESTRICTED);
+	seq_printf(m, "waiters.mask_cpus %u\n", SHADOW_WORK_MASK_BITS);
 	seq_printf(m, "groups_truncated %u\n", shadow_groups_truncated());
 	seq_printf(m, "enabled %d\n", static_key_enabled(&shadow_enabled) ? 1 : 0);
 	for (i = 0; i < shadow_nr_hooks(); i++) {
@@ -190,6 +195,7 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 		bool ok = shadow_read_stats_wait(cpu, &s, st);
 		bool live = ok && online && s.valid;
 
+		cond_resched();		/* one row per possible CPU: thousands on big machines */
 		if (!ok)
 			memset(st, 0, sizeof(*st));
 
@@ -251,6 +257,13 @@ static bool shadow_groups_read(int cpu, struct shadow_snap *snap)
 	       snap->s.void_reason == SHADOW_FRESH;
 }
 
+/*
+ * Positions: 0 is the header, cpu + 1 a CPU's rows.  The record pointer is
+ * cpu + 2: SEQ_START_TOKEN is (void *)1.
+ */
+#define SHADOW_GROUPS_REC(cpu)	((void *)(long)((cpu) + 2))
+#define SHADOW_GROUPS_CPU(v)	((int)((long)(v) - 2))
+
 static void *shadow_groups_start(struct seq_file *m, loff_t *pos)
 {
 	int cpu;
@@ -261,7 +274,7 @@ static void *shadow_groups_start(struct seq_file *m, loff_t *pos)
 	if (cpu >= nr_cpu_ids)
 		return NULL;
 	*pos = cpu + 1;
-	return (void *)(long)(cpu + 1);
+	return SHADOW_GROUPS_REC(cpu);
 }
 
 static void *shadow_groups_next(struct seq_file *m, void *v, loff_t *pos)
@@ -273,7 +286,7 @@ static void *shadow_groups_next(struct seq_file *m, void *v, loff_t *pos)
 		return NULL;
 	}
 	*pos = cpu + 1;
-	return (void *)(long)(cpu + 1);
+	return SHADOW_GROUPS_REC(cpu);
 }
 
 static void shadow_groups_stop(struct seq_file *m, void *v)
@@ -292,7 +305,7 @@ static int shadow_groups_show(struct seq_file *m, void *v)
 			 "task_load nr_tasks h_tasks shadow shadow_avg shadow_fresh h_load path\n");
 		return 0;
 	}
-	cpu = (long)v - 1;
+	cpu = SHADOW_GROUPS_CPU(v);
 	if (!shadow_groups_read(cpu, &it->snap))
 		return 0;
 	for (i = 0; i < it->snap.s.nr_nodes; i++) {

@@ -280,7 +280,8 @@ bool shadow_walk_event(struct shadow_cpu *sc, struct rq *rq, int change)
  * -3 inconsistent (shadow_walk_layout_bad() says when the layout itself is
  * not understood).
  */
-static int shadow_walk_level(struct shadow_cpu *sc, struct rq *rq, struct sched_entity *se)
+static int shadow_walk_level(struct shadow_cpu *sc, struct rq *rq, struct sched_entity *se,
+			     unsigned int *done)
 {
 	struct shadow_walk *w = &sc->walk;
 	struct cfs_rq *chain_cfs[SHADOW_MAX_DEPTH];
@@ -316,6 +317,7 @@ static int shadow_walk_level(struct shadow_cpu *sc, struct rq *rq, struct sched_
 	while (k--) {
 		idx = shadow_walk_add(sc, chain_cfs[k], chain_gse[k], idx);
 		w->visited++;
+		(*done)++;
 	}
 	w->last = idx;
 	return idx;
@@ -332,11 +334,12 @@ static enum shadow_walk_result shadow_walk_tasks(struct shadow_cpu *sc, struct r
 		unsigned long load;
 		int idx;
 
-		if (*done && !(*done % SHADOW_STEP_CHECK_TASKS) && local_clock() >= deadline)
+		if (*done >= SHADOW_STEP_MIN_UNITS && !(w->pos % SHADOW_STEP_CHECK_TASKS) &&
+		    local_clock() >= deadline)
 			return SHADOW_WALK_MORE;
 		(*done)++;
 		w->pos++;
-		idx = shadow_walk_level(sc, rq, se);
+		idx = shadow_walk_level(sc, rq, se, done);
 		if (idx == -1)
 			continue;
 		if (idx == -2)
@@ -372,7 +375,8 @@ static enum shadow_walk_result shadow_walk_sums(struct shadow_cpu *sc, u64 deadl
 		struct shadow_wcfs *e, *pe;
 		u64 wt, cw;
 
-		if (*done && !(*done % SHADOW_STEP_CHECK_SUMS) && local_clock() >= deadline)
+		if (*done >= SHADOW_STEP_MIN_UNITS && !(w->pos % SHADOW_STEP_CHECK_SUMS) &&
+		    local_clock() >= deadline)
 			return SHADOW_WALK_MORE;
 		(*done)++;
 		e = &w->wc[--w->pos];
@@ -418,10 +422,8 @@ enum shadow_walk_result shadow_walk_continue(struct shadow_cpu *sc, struct rq *r
 	w->steps++;
 	if (w->phase == SHADOW_WALK_TASKS)
 		res = shadow_walk_tasks(sc, rq, deadline, &done);
-	if (res == SHADOW_WALK_MORE && w->phase == SHADOW_WALK_SUMS) {
-		done = done ? SHADOW_STEP_CHECK_SUMS : 0;	/* check the clock at once */
+	if (res == SHADOW_WALK_MORE && w->phase == SHADOW_WALK_SUMS)
 		res = shadow_walk_sums(sc, deadline, &done);
-	}
 	if (res == SHADOW_WALK_MORE)
 		return res;
 	w->phase = SHADOW_WALK_IDLE;

@@ -26,6 +26,13 @@
 #define SHADOW_STEP_CHECK_TASKS	4	/* tasks between two clock reads */
 #define SHADOW_STEP_CHECK_SUMS	8	/* cfs_rqs between two clock reads */
 /*
+ * Work a step does before it looks at the clock (a task, a cfs_rq added or
+ * summed: one unit each, ~100-250 instructions): progress on a slow clock
+ * (an emulator's guest time runs far ahead of its instructions), within
+ * the same bound on a fast one.
+ */
+#define SHADOW_STEP_MIN_UNITS	48
+/*
  * The snapshot is one atomic copy of the queued tasks (a few instructions
  * each): walk_budget's ceiling keeps it well inside one step.
  */
