@@ -242,8 +242,8 @@ DEFINE_SHOW_ATTRIBUTE(shadow_cpus);
  */
 struct shadow_groups_iter {
 	struct shadow_cgmap *map;
-	struct shadow_snap snap;
-	char path[PATH_MAX];
+	struct shadow_snap *snap;	/* [nr_cpu_ids]: each online CPU's, read once at open */
+	unsigned long *fresh;		/* CPUs whose snap is fresh */
 };
 
 /*
@@ -306,16 +306,13 @@ static int shadow_groups_show(struct seq_file *m, void *v)
 		return 0;
 	}
 	cpu = SHADOW_GROUPS_CPU(v);
-	if (!shadow_groups_read(cpu, &it->snap))
+	if (!test_bit(cpu, it->fresh))
 		return 0;
-	for (i = 0; i < it->snap.s.nr_nodes; i++) {
-		const struct shadow_node *n = &it->snap.nodes[i];
+	for (i = 0; i < it->snap[cpu].s.nr_nodes; i++) {
+		const struct shadow_node *n = &it->snap[cpu].nodes[i];
 		const char *path = shadow_cgmap_path(it->map, n->cgid);
 
-		/* a group the open did not see (a walk published since): look it up alone */
-		if (!path && shadow_cgid_path(n->cgid, it->path, PATH_MAX))
-			path = it->path;
-		if (!path)
+		if (!path)	/* gone before the open resolved it */
 			continue;
 		seq_printf(m, "%d %llu %u ", cpu, n->cgid, n->depth);
 		if (n->depth)
@@ -340,41 +337,53 @@ static const struct seq_operations shadow_groups_sops = {
 	.show = shadow_groups_show,
 };
 
+static void shadow_groups_free(struct shadow_groups_iter *it)
+{
+	shadow_cgmap_free(it->map);
+	kvfree(it->snap);
+	bitmap_free(it->fresh);
+}
+
+/*
+ * One read session: every online CPU's published state is copied once,
+ * here (so the rows of all CPUs are from one short moment, close to a
+ * `cpus` read made just before), the paths of their groups resolved in
+ * one pass, and the records print from the copies.
+ */
 static int shadow_groups_open(struct inode *inode, struct file *file)
 {
 	struct shadow_groups_iter *it;
-	int cpu, err;
+	int cpu, err = -ENOMEM;
 	u32 i;
 
 	it = __seq_open_private(file, &shadow_groups_sops, sizeof(*it));
 	if (!it)
 		return -ENOMEM;
 	it->map = shadow_cgmap_alloc(num_online_cpus() * SHADOW_MAX_NODES);
-	if (!it->map) {
-		seq_release_private(inode, file);
-		return -ENOMEM;
-	}
-	/* the ids every fresh CPU shows now, then their paths in one pass */
+	it->snap = kvmalloc_array(nr_cpu_ids, sizeof(*it->snap), GFP_KERNEL);
+	it->fresh = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
+	if (!it->map || !it->snap || !it->fresh)
+		goto out;
 	for_each_online_cpu(cpu) {
-		if (!shadow_groups_read(cpu, &it->snap))
+		if (!shadow_groups_read(cpu, &it->snap[cpu]))
 			continue;
-		for (i = 0; i < it->snap.s.nr_nodes; i++)
-			shadow_cgmap_want(it->map, it->snap.nodes[i].cgid);
+		__set_bit(cpu, it->fresh);
+		for (i = 0; i < it->snap[cpu].s.nr_nodes; i++)
+			shadow_cgmap_want(it->map, it->snap[cpu].nodes[i].cgid);
 		cond_resched();
 	}
 	err = shadow_cgmap_resolve(it->map);
-	if (err) {
-		shadow_cgmap_free(it->map);
-		seq_release_private(inode, file);
-	}
+	if (!err)
+		return 0;
+out:
+	shadow_groups_free(it);
+	seq_release_private(inode, file);
 	return err;
 }
 
 static int shadow_groups_release(struct inode *inode, struct file *file)
 {
-	struct shadow_groups_iter *it = ((struct seq_file *)file->private_data)->private;
-
-	shadow_cgmap_free(it->map);
+	shadow_groups_free(((struct seq_file *)file->private_data)->private);
 	return seq_release_private(inode, file);
 }
 
