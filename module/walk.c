@@ -300,7 +300,14 @@ static int shadow_walk_level(struct shadow_cpu *sc, struct rq *rq, struct sched_
 		}
 		if (unlikely(ks_cfs_rq_rq(cfs) != rq))
 			return -3;
-		if (!READ_ONCE(g->on_rq))
+		/*
+		 * A level not queued: throttled (CFS bandwidth before the
+		 * task-based throttle keeps such tasks on rq->cfs_tasks) or an
+		 * enqueue half done; its tasks are not the root's.  The 7.3+
+		 * single run queue takes throttled tasks off the queue and its
+		 * group entities' on_rq is not relied on: the counts decide.
+		 */
+		if (!KS_FLAT_RUNQUEUE && !READ_ONCE(g->on_rq))
 			return -1;
 		/* entities: every snapshot task plus the levels found so far */
 		if (k >= SHADOW_MAX_DEPTH - 1 || w->nr_se + w->nr_cfs + k > w->cap_se)
