@@ -282,7 +282,7 @@ static bool shadow_walk_run(struct shadow_cpu *sc, struct rq *rq, bool start, bo
 		if (!start || !shadow_walk_may_start(sc, rq, gen, epoch))
 			return false;
 		sc->work = sc->walked[shadow_latch_next(&sc->walk_seq)].nodes;
-		if (!shadow_walk_begin(sc, rq, sc->ops, epoch)) {
+		if (!shadow_walk_begin(sc, rq, sc->ops, epoch, safe)) {
 			shadow_stat_walk(w->cap_se + 1);
 			shadow_walk_failed(sc, rq, SHADOW_WALK_OVER_BUDGET, gen, epoch);
 			return true;

@@ -155,6 +155,7 @@ enum shadow_walk_phase {
  */
 struct shadow_walk {
 	u8 phase;		/* enum shadow_walk_phase */
+	bool safe;		/* the snapshot was taken where nothing is half updated */
 	u32 ops;		/* shadow_cpu.ops at the snapshot */
 	u32 epoch;		/* shadow_epoch at the snapshot */
 	u32 nr_se;		/* tasks in the snapshot */

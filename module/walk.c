@@ -216,7 +216,7 @@ static u16 shadow_walk_add(struct shadow_cpu *sc, struct cfs_rq *cfs, struct sch
 	return w->nr_cfs++;
 }
 
-bool shadow_walk_begin(struct shadow_cpu *sc, struct rq *rq, u32 ops, u32 epoch)
+bool shadow_walk_begin(struct shadow_cpu *sc, struct rq *rq, u32 ops, u32 epoch, bool safe)
 {
 	struct shadow_walk *w = &sc->walk;
 	struct list_head *head = ks_rq_cfs_tasks(rq), *pos;
@@ -238,6 +238,7 @@ bool shadow_walk_begin(struct shadow_cpu *sc, struct rq *rq, u32 ops, u32 epoch)
 	w->h_load = 0;
 	w->ops = ops;
 	w->epoch = epoch;
+	w->safe = safe;
 	w->root_lut = READ_ONCE(ks_cfs_rq_avg(root)->last_update_time);
 	w->queued = ks_cfs_rq_h_nr_running(root);
 	w->runnable = ks_cfs_rq_h_nr_runnable(root);
@@ -257,6 +258,12 @@ bool shadow_walk_event(struct shadow_cpu *sc, struct rq *rq, int change)
 	u32 queued = ks_cfs_rq_h_nr_running(root);
 	struct list_head *first;
 
+	/*
+	 * A snapshot taken inside an enqueue or dequeue (pelt_cfs_tp) may hold
+	 * a count from either side of it: only a clean one can follow a change.
+	 */
+	if (!w->safe)
+		return false;
 	if (queued == w->queued)
 		return true;		/* an RT or DL task: the CFS queue is the same */
 	if (change != 1 || queued != w->queued + 1 || w->phase != SHADOW_WALK_TASKS ||

@@ -82,12 +82,13 @@ struct shadow_walk_sums {
  * @rq: the run queue, its lock held by the caller
  * @ops: sc->ops now (the snapshot is valid while it stays so)
  * @epoch: shadow_epoch now
+ * @safe: called where no enqueue or dequeue is half done (see shadow_walk_event())
  *
  * One atomic pass over rq->cfs_tasks, at most sc->walk.cap_se entries
  * (SHADOW_COST_SNAP each).  Return: false when the queue holds more tasks
  * than the snapshot can (the walk is over budget).
  */
-bool shadow_walk_begin(struct shadow_cpu *sc, struct rq *rq, u32 ops, u32 epoch);
+bool shadow_walk_begin(struct shadow_cpu *sc, struct rq *rq, u32 ops, u32 epoch, bool safe);
 
 /**
  * shadow_walk_event() - an enqueue or dequeue while a walk is in progress
@@ -98,8 +99,9 @@ bool shadow_walk_begin(struct shadow_cpu *sc, struct rq *rq, u32 ops, u32 epoch)
  * One CFS task enqueued while the walk is still summing tasks: it is the
  * head of rq->cfs_tasks, appended to the snapshot (O(1)).  An RT or DL
  * task (the root's h_nr_running did not move): nothing to do.  Anything
- * else (a dequeue: which task left is not known in O(1)): the walk is no
- * longer valid.  Return: true if the snapshot still describes the queue.
+ * else (a dequeue: which task left is not known in O(1)), or a snapshot
+ * taken inside an enqueue or dequeue: the walk is no longer valid.
+ * Return: true if the snapshot still describes the queue.
  */
 bool shadow_walk_event(struct shadow_cpu *sc, struct rq *rq, int change);
 

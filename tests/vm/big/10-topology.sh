@@ -21,6 +21,8 @@ for d in /sys/kernel/debug/sched/domains/cpu0/domain*; do
 done
 names=${names# }
 diag "topology ${topo:-default}: $online online, $possible possible, $nodes NUMA node(s); cpu0 domains: ${names:-?} spanning ${doms:-?} CPUs"
+t=/sys/devices/system/cpu/cpu0/topology
+diag "cpu0 topology: threads $(cat $t/thread_siblings_list 2>/dev/null), core_cpus $(cat $t/core_cpus_list 2>/dev/null), die $(cat $t/die_cpus_list 2>/dev/null), package $(cat $t/package_cpus_list 2>/dev/null), cache index3 shared with $(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list 2>/dev/null)"
 case $topo in
 smt32) want="32 32 2" wdoms="2 8 16 32" ;;
 smt64) want="64 64 2" wdoms="2 16 32 64" ;;
