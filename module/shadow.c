@@ -2,17 +2,20 @@
 /*
  * The hot path's driver: the tracepoint probes, when to walk, and the
  * per-CPU publication the audit and debugfs read.  The walk itself is in
- * walk.c (walk_flat.c on the 7.3+ single run queue); the trace events
- * have their own probes (trace_feed.c).
+ * walk.c (one walk for every run-queue layout, in steps of bounded time);
+ * the trace events have their own probes (trace_feed.c).
  *
- * When to walk (../shared/DESIGN.md, "Facts measured"): pelt_cfs_tp can fire
- * in the middle of an enqueue, before the entity is in the rbtree and
- * before h_nr_running changes; sched_update_nr_running_tp fires after the
- * enqueue/dequeue completes.  So the structure is walked from the
- * nr_running tracepoint and from pelt_cfs_tp of a root cfs_rq (to refresh
- * the PELT values while nothing is enqueued or dequeued), and a walk is
- * published only if every cfs_rq's tasks found equal its h_nr_running;
- * others are counted as discarded.
+ * When to walk (docs/design.md, "When to walk"): pelt_cfs_tp can fire
+ * in the middle of an enqueue, before the entity is queued and before
+ * h_nr_running changes; sched_update_nr_running_tp fires after the
+ * enqueue/dequeue completes, and sched_switch after the pick.  Every event
+ * publishes the per-event state (waiters.c, bounded); a walk becomes due
+ * once per PELT period of the root (or after SHADOW_WALK_EVENTS events,
+ * or after enable/reset/hotplug) and runs at the next sched_switch or
+ * pelt_cfs_tp, never inside an event's own probe.  A walk is published
+ * only if every cfs_rq's tasks found equal its h_nr_running; one caught
+ * inside an enqueue or dequeue is retried once that operation has ended,
+ * one found inconsistent where nothing is half updated is discarded.
  *
  * Hot-path rules: no allocation, no sleeping, no lock other than the rq
  * lock the caller holds, bounded work, only the state of the CPU whose rq
@@ -582,7 +585,7 @@ void shadow_probes_unregister(void)
 /* ---- state and readers ---- */
 
 /*
- * CPU hotplug (issue 11, freshness): a CPU that went offline or came back
+ * CPU hotplug (freshness): a CPU that went offline or came back
  * is void until its next walk.  The callbacks run on that CPU in process
  * context; they only bump counters the probes compare.
  */

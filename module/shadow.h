@@ -41,7 +41,7 @@ struct shadow_node {
 };
 
 /*
- * Why a CPU's published state cannot be used (issue 11, freshness):
+ * Why a CPU's published state cannot be used (freshness):
  * SHADOW_FRESH means it describes the CPU as of its last event.  The
  * publisher sets the others; a judgement that needs such a CPU is void.
  */

@@ -9,19 +9,22 @@
 #             serial port: TAP and exports) and vm-out/<NAME> exports
 # environment:
 #   VM_ACCEL      qemu -accel value (default tcg; tcg,thread=single for
-#                 repeated insmod/rmmod with kretprobes, see DESIGN.md)
+#                 repeated insmod/rmmod with kretprobes, see docs/design.md)
 #   VM_SMP        default 6,sockets=3,cores=2 (>= 3 groups in a domain)
-#   VM_MEM        default 2G
-#   VM_TOPOLOGY   a named machine instead of VM_SMP (sets -smp and -numa;
+#   VM_TOPO       a named machine instead of VM_SMP (sets -smp and -numa;
 #                 VM_MEM is split evenly between the NUMA nodes):
-#                   smt32    32 vCPUs: 2 NUMA nodes x 2 LLCs (dies) x 4 cores
-#                            x 2 threads (SMT, MC, PKG, NUMA domains)
-#                   ring16   16 vCPUs: 4 NUMA nodes of 4 in a ring (distances
-#                            10/20/30: two NUMA levels, overlapping groups)
-#                   smt64    64 vCPUs: 2 nodes x 2 dies x 8 cores x 2 threads
-#                   possible240  8 vCPUs online, 240 possible (maxcpus):
-#                            nr_cpu_ids far above the online CPUs (QEMU 7.2
-#                            TCG has no x2APIC: APIC ids end at 255)
+#                 numa-ring4  4 NUMA nodes of 2 CPUs in a ring: distance 10
+#                             to itself, 20 to its two neighbours, 30 to the
+#                             opposite node (three distances: the NUMA
+#                             domains' groups overlap)
+#                 ring16      the same ring with 4 CPUs per node (16 vCPUs)
+#                 smt32       32 vCPUs: 2 NUMA nodes x 2 LLCs (dies) x 4 cores
+#                             x 2 threads (SMT, MC, PKG, NUMA domains)
+#                 smt64       64 vCPUs: 2 nodes x 2 dies x 8 cores x 2 threads
+#                 possible240 8 vCPUs online, 240 possible (maxcpus):
+#                             nr_cpu_ids far above the online CPUs (QEMU 7.2
+#                             TCG has no x2APIC: APIC ids end at 255)
+#   VM_MEM        default 2G
 #   VM_TIMEOUT    seconds before the VM is killed (default 900)
 #   VM_SCENARIOS  comma-separated globs of scenario names to run
 #   VM_SCENARIO_TIMEOUT  per-scenario guest timeout (default 120)
@@ -42,7 +45,6 @@ tmo=${VM_TIMEOUT:-900}
 exports=${EXPORT_DIR:-$outdir/vm-out}
 summary=${SUMMARY:-}
 read -ra qextra <<< "${VM_QEMU_EXTRA:-}"
-
 # numa_args NODES CPUS_PER_NODE [DIST...]: -numa options for VM_MEM split
 # evenly, and distances given as src:dst:val (both directions)
 topo=()
@@ -61,8 +63,23 @@ numa_args() {
 		topo+=(-numa "dist,src=$a,dst=$b,val=$v")
 	done
 }
-case ${VM_TOPOLOGY:-} in
+case ${VM_TOPO:-} in
 '') ;;
+numa-ring4)
+	smp=8,sockets=4,cores=2
+	per=$(( ${mem%G} * 1024 / 4 ))
+	[ "${mem%G}" != "$mem" ] || { echo "run-vm.sh: VM_TOPO=numa-ring4 needs VM_MEM in G (got $mem)" >&2; exit 2; }
+	for n in 0 1 2 3; do
+		qextra+=(-object "memory-backend-ram,id=m$n,size=${per}M"
+			 -numa "node,nodeid=$n,cpus=$((2 * n))-$((2 * n + 1)),memdev=m$n")
+	done
+	for a in 0 1 2 3; do
+		for b in 0 1 2 3; do
+			[ $a -lt $b ] || continue
+			d=20; [ $(( (b - a) % 4 )) -eq 2 ] && d=30
+			qextra+=(-numa "dist,src=$a,dst=$b,val=$d")
+		done
+	done ;;
 # SMT siblings and an L3 per die need Intel-style topology leaves (0xB/0x1F,
 # cache leaf 4): qemu64 is an AMD model without TOPOEXT, where 6.1 saw no SMT
 smt32) smp=32,sockets=2,dies=2,cores=4,threads=2; numa_args 2 16; topo+=(-cpu max,vendor=GenuineIntel) ;;
@@ -70,7 +87,7 @@ smt64) smp=64,sockets=2,dies=2,cores=8,threads=2; numa_args 2 32; topo+=(-cpu ma
 ring16) smp=16,sockets=4,cores=4
 	numa_args 4 4 0:1:20 1:2:20 2:3:20 3:0:20 0:2:30 1:3:30 ;;
 possible240) smp=8,sockets=60,cores=4,maxcpus=240 ;;
-*) echo "# vm: unknown VM_TOPOLOGY=${VM_TOPOLOGY}" >&2; exit 1 ;;
+*)	echo "run-vm.sh: unknown VM_TOPO '$VM_TOPO' (numa-ring4 ring16 smt32 smt64 possible240)" >&2; exit 2 ;;
 esac
 
 mkdir -p "$outdir" "$exports"
@@ -85,7 +102,7 @@ append="$append rdinit=/init vmtest.mode=$mode"
 [ -n "${VM_SCENARIO_TIMEOUT:-}" ] && append="$append vmtest.timeout=$VM_SCENARIO_TIMEOUT"
 [ -n "${VM_APPEND:-}" ] && append="$append $VM_APPEND"
 
-echo "# vm: booting $(basename "$vmlinuz") accel=$accel smp=$smp mem=$mem timeout=${tmo}s${VM_TOPOLOGY:+ topology=$VM_TOPOLOGY}"
+echo "# vm: booting $(basename "$vmlinuz") accel=$accel smp=$smp mem=$mem${VM_TOPO:+ topo=$VM_TOPO} timeout=${tmo}s"
 [ ${#qextra[@]} -gt 0 ] && echo "# vm: extra qemu options: ${qextra[*]}"
 echo "# vm: console log $console"
 lockcmd=()
@@ -197,6 +214,7 @@ for h in "$hostdir"/*.sh; do
 	if [ -n "${VM_SCENARIOS:-}" ]; then
 		m=0
 		IFS=, read -ra globs <<< "${VM_SCENARIOS// /,}"
+		# shellcheck disable=SC2053 # a glob, on purpose
 		for g in "${globs[@]}"; do [[ $name == $g ]] && m=1; done
 		[ $m -eq 1 ] || continue
 	fi

@@ -11,7 +11,9 @@
 #                run queue), sid (7.2); see tests/vm/kernel.sh
 #                [VM_ACCEL=tcg,thread=single]
 #   make test-matrix                   the VM suite on every kernel in MATRIX,
-#                                      then the PREEMPT_RT boot (MATRIX_RT)
+#                                      then the PREEMPT_RT boot (MATRIX_RT);
+#                                      after each kernel the audit model's
+#                                      agreement line (lb_agreement.py)
 #   make test-rt                       the PREEMPT_RT boot alone
 #   make demo                          root vs nested cgroup, side by side
 #   make compare [KERNELS="trixie trixie-backports"] [COMPARE_ROUNDS=3]
@@ -36,7 +38,7 @@ MATRIX            ?= bullseye bookworm trixie trixie-backports sid
 MATRIX_ACCEL      ?= tcg,thread=single
 VM_ENV            := $(CACHE)/$(KERNEL).env
 # the default kernel keeps the historical paths; others get their own
-VM_SUFFIX         := $(if $(filter bookworm,$(KERNEL)),,-$(KERNEL))
+VM_SUFFIX         := $(if $(filter bookworm,$(KERNEL)),,-$(KERNEL))$(if $(VM_TOPO),-$(VM_TOPO))
 # make test-vm too: with the audit's three probes and the static key
 # toggled by scenario 08, one integration run under multi-threaded TCG died
 # with a call to address 0 from softirq right after `enable 1` re-armed them
@@ -56,9 +58,11 @@ VM_FOREIGN_BTF    ?= /sys/kernel/btf/vmlinux
 VM_PROGS          := burn rtspin wr catn modload migdis cgtree
 VM_PROG_BINS      := $(addprefix $(BUILD)/progs/,$(VM_PROGS))
 
-export VM_ACCEL VM_TIMEOUT VM_SCENARIOS
+# VM_TOPO: a named topology (run-vm.sh; numa-ring4 for the NUMA scenarios)
+VM_TOPO           ?=
+export VM_ACCEL VM_TIMEOUT VM_SCENARIOS VM_TOPO
 
-# PREEMPT_RT (issue 15): bookworm's RT kernel boots the trace events'
+# PREEMPT_RT: bookworm's RT kernel boots the trace events'
 # scenarios only (one boot, about 25 s), after the module built for it
 # passed scripts/atomic-calls.py (nothing outside that script's list of
 # atomic-safe kernel functions is reachable from the probes).  Debian's RT
@@ -68,7 +72,7 @@ MATRIX_RT         ?= bookworm-rt
 RT_SCENARIOS      ?= 01*,09*,12*
 
 
-# make test-big: the big machines (run-vm.sh VM_TOPOLOGY), one boot each,
+# make test-big: the big machines (run-vm.sh VM_TOPO), one boot each,
 # running the guest suite tests/vm/big/*.sh (plus scenario 50, nothing
 # hangs on a CPU held by an RT task): topology, memory, 5,000 cgroups,
 # audit coverage.  Single-threaded TCG hands each vCPU long slices: these
@@ -104,7 +108,7 @@ COMPARE_DIR       := $(BUILD)/compare
 DEMO_CONF         ?=
 
 .PHONY: vm-kernel vm-module vm-foreign vm-progs vm-initramfs test-vm test-matrix demo \
-	test-rt test-vm-rt compare test-big
+	test-rt test-vm-rt compare test-vm-numa test-big
 
 $(BUILD)/progs/%: tests/progs/%.c tests/progs/progs.h
 	@mkdir -p $(dir $@)
@@ -163,7 +167,7 @@ test-big: $(BUILD)/sched-shadow
 	  t0=$$(date +%s); mem=; \
 	  case $$t in smt32) mem='$(BIG_MEM_smt32)' ;; smt64) mem='$(BIG_MEM_smt64)' ;; \
 	    ring16) mem='$(BIG_MEM_ring16)' ;; possible240) mem='$(BIG_MEM_possible240)' ;; esac; \
-	  ( . $(VM_ENV) && VM_TOPOLOGY=$$t VM_MEM=$$mem VM_TIMEOUT=$(BIG_TIMEOUT) \
+	  ( . $(VM_ENV) && VM_TOPO=$$t VM_MEM=$$mem VM_TIMEOUT=$(BIG_TIMEOUT) \
 	    VM_SCENARIOS='$(BIG_SCENARIOS)' VM_APPEND="vmtest.suite=big big.topology=$$t $(VM_APPEND)" \
 	    HOST_CHECKS=$(TOP)/tests/vm/big/host SUMMARY=$(BIG_DIR)/$$t.summary EXPORT_DIR=$(BIG_DIR)/$$t/vm-out \
 	    tests/vm/run-vm.sh test $$VM_VMLINUZ $(VM_INITRD) $(BIG_DIR)/$$t ); \
@@ -185,6 +189,8 @@ test-matrix: deps
 	  $(MAKE) --no-print-directory $$t KERNEL=$$k STRESS_IN_MAKE_TEST=0 VM_ACCEL='$(MATRIX_ACCEL)' \
 	    VM_SCENARIOS="$$sc" VM_SUMMARY=$(BUILD)/results/matrix/$$k.summary; \
 	  echo "# test-matrix: KERNEL=$$k: $$(cat $(BUILD)/results/matrix/$$k.summary) in $$(( $$(date +%s) - t0 )) s"; \
+	  vo=$(BUILD)/vm-out$$([ $$k = bookworm ] || echo -$$k); \
+	  if ls $$vo/lbmodel-*.info >/dev/null 2>&1; then python3 tests/vm/host/lb_agreement.py $$vo; fi; \
 	  case " $(BIG_KERNELS) " in *" $$k "*) t0=$$(date +%s); \
 	    $(MAKE) --no-print-directory test-big KERNEL=$$k BIG_SUMMARY=$(BUILD)/results/matrix/$$k-big.summary; \
 	    echo "# test-matrix: KERNEL=$$k test-big: $$(cat $(BUILD)/results/matrix/$$k-big.summary) in $$(( $$(date +%s) - t0 )) s" ;; esac; \
@@ -193,6 +199,11 @@ test-matrix: deps
 
 test-rt:
 	@$(MAKE) --no-print-directory test-vm-rt KERNEL=$(MATRIX_RT) VM_SCENARIOS='$(RT_SCENARIOS)'
+
+# The NUMA scenarios on the 4-node ring (three distances: overlapping groups)
+NUMA_SCENARIOS    ?= 39*
+test-vm-numa:
+	@$(MAKE) --no-print-directory test-vm VM_TOPO=numa-ring4 VM_SCENARIOS='$(NUMA_SCENARIOS)'
 
 # (KERNEL= an RT kernel) the static check of the module built for it, then the boot
 test-vm-rt: $(BUILD)/sched-shadow
@@ -203,12 +214,12 @@ test-vm-rt: $(BUILD)/sched-shadow
 	@$(MAKE) --no-print-directory test-vm VM_KO=$(VM_DIR)/checked.ko
 
 # The demo keeps its logs, exports, report and plots in build/demo/
-# (tests/vm/demo.sh in the guest, tests/vm/demo-report.py on the host).
+# (tests/vm/demo.sh in the guest, tests/vm/demo-report.sh on the host).
 demo:
 	@$(MAKE) --no-print-directory vm-initramfs $(BUILD)/sched-shadow
 	@. $(VM_ENV) && EXPORT_DIR=$(BUILD)/demo/vm-out VM_SCENARIOS= \
 		tests/vm/run-vm.sh demo $$VM_VMLINUZ $(VM_INITRD) $(BUILD)/demo
-	@python3 tests/vm/demo-report.py --cli $(BUILD)/sched-shadow $(BUILD)/demo
+	@tests/vm/demo-report.sh --cli $(BUILD)/sched-shadow $(BUILD)/demo
 
 # The demo's workload on each of KERNELS, COMPARE_ROUNDS rounds in one boot
 # per kernel, then one side-by-side report (tests/vm/compare-report.py):
