@@ -565,9 +565,11 @@ static void audit_format_cpu(struct audit_pcpu *a, int g, const struct audit_cpu
 		/* its group is throttled on the destination */
 		if (w->rtg[m] >= 0 && w->rtg[m] < SHADOW_WORK_TGS && (thr & BIT(w->rtg[m])))
 			continue;
+		/* the summary keeps a window from word base[m]: print absolute words */
 		for (k = 0; k < words; k++)
 			n += scnprintf(a->cbuf + n, len - n, "%s%llx", k ? "." : (shown ? "/" : ""),
-				       w->restricted[m][k]);
+				       k >= w->base[m] && k - w->base[m] < SHADOW_WORK_MASK_WORDS ?
+				       w->restricted[m][k - w->base[m]] : 0ULL);
 		shown++;
 	}
 	if (!shown)
