@@ -121,6 +121,26 @@ static void shadow_publish_evt(struct shadow_cpu *sc, struct rq *rq)
 	e->walk_failed = sc->walk_failed;
 	e->walk_stale = sc->walk_stale;
 	shadow_latch_flip(&sc->evt_seq);
+	sc->evt_valid = true;
+}
+
+/*
+ * A walk ended inside an update (pelt_cfs_tp): the per-event state may be
+ * half updated there, so it is not recomputed; the last event's copy is
+ * published again with the walk's flags (walk_failed, walk_stale) as they
+ * are now.
+ */
+static void shadow_publish_walk_flags(struct shadow_cpu *sc)
+{
+	unsigned int next = shadow_latch_next(&sc->evt_seq);
+	struct shadow_evt *e = &sc->evt[next];
+
+	if (!sc->evt_valid)
+		return;		/* nothing published yet: the first event does it */
+	*e = sc->evt[next ^ 1];
+	e->walk_failed = sc->walk_failed;
+	e->walk_stale = sc->walk_stale = false;
+	shadow_latch_flip(&sc->evt_seq);
 }
 
 static void shadow_stats_begin_write(struct shadow_cpu *sc, u32 gen)
@@ -388,10 +408,8 @@ static void shadow_probe_pelt_cfs(void *data, struct cfs_rq *cfs)
 		goto out;
 	}
 	if ((sc->walk_due || shadow_walk_active(sc)) &&
-	    shadow_walk_run(sc, rq, sc->walk_due, false)) {
-		sc->rq = rq;
-		shadow_publish_evt(sc, rq);
-	}
+	    shadow_walk_run(sc, rq, sc->walk_due, false))
+		shadow_publish_walk_flags(sc);
 out:
 	shadow_stat_end(SS_PELT_CFS, t0);
 }

@@ -215,6 +215,7 @@ struct shadow_cpu {
 	bool walk_due;		/* a walk should run at the next safe hook call */
 	bool walk_stale;	/* walks are due but none was published within the bound */
 	bool retry_armed;	/* retry_ops holds: no new walk before an operation ends */
+	bool evt_valid;		/* an event's state was published */
 	bool switch_refresh;	/* the last summary depends on the next pick: refresh at the switch */
 	struct shadow_walk walk;	/* the walk in progress (walk.c) */
 	struct shadow_walked walked[2];
