@@ -148,6 +148,7 @@ struct audit_counts {
 	 */
 	u64 rule_disc[AUDIT_NR_RULES], rule_in_force[AUDIT_NR_RULES], rule_flipped[AUDIT_NR_RULES];
 	u64 no_rq;		/* CPU entries whose rq was not learned yet (read as stale) */
+	u64 scratch_busy;	/* idle/newidle searches not judged: every pool buffer held */
 	u64 stale_entry;	/* stale disagreements the entry read's inputs reproduce */
 };
 
@@ -183,7 +184,13 @@ struct audit_pcpu {
 	u32 gen;
 	struct audit_counts n;
 	struct audit_attempt att;
-	/* scratch of the return handler (runs with preemption off, never nested) */
+	/*
+	 * The search's scratch, a buffer of the pool (audit_pool) while the
+	 * CPU holds one (pool_idx >= 0): groups, their statistics, the CPU
+	 * entries and the entry read.  Pooled, not per CPU: a search reads
+	 * its whole domain, and only a few run at any instant.
+	 */
+	int pool_idx;
 	struct audit_group *groups;		/* [audit_max_groups] */
 	struct audit_gstats *gs;		/* [audit_max_groups] */
 	/*
@@ -209,8 +216,54 @@ struct audit_pcpu {
 	u32 clen;
 	char cbuf[AUDIT_TRACE_STATE_LEN];
 	int nr_cpus;
-	struct audit_cpu cpus[];
+	struct audit_cpu *cpus;			/* [audit_scratch_cpus] */
 };
+
+/* One buffer of the search scratch pool. */
+struct audit_scratch {
+	struct audit_group *groups;
+	struct audit_gstats *gs;
+	u64 *entry_sgc;
+	struct audit_live *entry;
+	struct audit_cpu *cpus;
+};
+
+#define AUDIT_POOL_MAX	BITS_PER_LONG
+static struct audit_scratch audit_pool[AUDIT_POOL_MAX];
+static unsigned int audit_pool_size;
+static unsigned long audit_pool_busy;	/* bit i: audit_pool[i] is held */
+
+/* Take a free buffer for @a (any context, lock-free); false when all are held. */
+static bool audit_scratch_get(struct audit_pcpu *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < audit_pool_size; i++) {
+		if (test_bit(i, &audit_pool_busy) || test_and_set_bit_lock(i, &audit_pool_busy))
+			continue;
+		a->pool_idx = i;
+		a->groups = audit_pool[i].groups;
+		a->gs = audit_pool[i].gs;
+		a->entry_sgc = audit_pool[i].entry_sgc;
+		a->entry = audit_pool[i].entry;
+		a->cpus = audit_pool[i].cpus;
+		return true;
+	}
+	return false;
+}
+
+static void audit_scratch_put(struct audit_pcpu *a)
+{
+	if (a->pool_idx < 0)
+		return;
+	clear_bit_unlock(a->pool_idx, &audit_pool_busy);
+	a->pool_idx = -1;
+	a->groups = NULL;
+	a->gs = NULL;
+	a->entry_sgc = NULL;
+	a->entry = NULL;
+	a->cpus = NULL;
+}
 
 /* One recorded wrong/missed call (debugfs lb_snapshots). */
 struct audit_snapshot {
@@ -1182,12 +1235,15 @@ static int audit_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	 */
 	if (d->env && (!a->entry_busy || time_after(jiffies, a->entry_since + HZ)) &&
 	    audit_idle_type(ks_lb_env_idle(d->env)) != AUDIT_CPU_NOT_IDLE) {
-		a->entry_busy = true;
-		a->entry_since = jiffies;
-		d->entry_owner = true;
-		rcu_read_lock();
-		audit_entry_read(a, d->env);
-		rcu_read_unlock();
+		/* a takeover's buffer is the stuck owner's: reuse it */
+		if (a->pool_idx >= 0 || audit_scratch_get(a)) {
+			a->entry_busy = true;
+			a->entry_since = jiffies;
+			d->entry_owner = true;
+			rcu_read_lock();
+			audit_entry_read(a, d->env);
+			rcu_read_unlock();
+		}
 	}
 out:
 	shadow_stat_end(SS_LB_ENTRY, t0);
@@ -1205,23 +1261,51 @@ static int audit_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	a = READ_ONCE(audit_pcpu[smp_processor_id()]);
 	if (unlikely(!a))
 		return 0;
-	/* when another instance owns the entry read, this one is judged without it */
+	/*
+	 * When another instance owns the entry read (a search nested in
+	 * another on this CPU), this one is judged without it, in a buffer of
+	 * its own; the owner's is put back for it after.
+	 */
 	if (static_branch_likely(&shadow_enabled)) {
-		bool saved = a->entry_done;
+		bool saved = a->entry_done, busy_dst;
+		struct audit_scratch owner = {
+			.groups = a->groups, .gs = a->gs, .entry_sgc = a->entry_sgc,
+			.entry = a->entry, .cpus = a->cpus,
+		};
+		int owner_idx = a->pool_idx;
+		bool own = d->entry_owner, got = true;
 
 		t0 = shadow_stat_begin(SS_LB_RETURN);	/* stats (static key) */
-		if (!d->entry_owner)
+		busy_dst = audit_idle_type(ks_lb_env_idle(d->env)) == AUDIT_CPU_NOT_IDLE;
+		if (!own) {
 			a->entry_done = false;
-		rcu_read_lock();
-		audit_judge_call(a, d->env, (struct sched_group *)regs_return_value(regs));
-		rcu_read_unlock();
-		if (!d->entry_owner)
+			/* a busy destination reads no CPU: no scratch needed */
+			a->pool_idx = -1;
+			got = busy_dst || audit_scratch_get(a);
+		}
+		if (got) {
+			rcu_read_lock();
+			audit_judge_call(a, d->env, (struct sched_group *)regs_return_value(regs));
+			rcu_read_unlock();
+		} else {
+			a->n.scratch_busy++;	/* outside the seqcount: a diagnostic count */
+		}
+		if (!own) {
+			audit_scratch_put(a);
+			a->pool_idx = owner_idx;
+			a->groups = owner.groups;
+			a->gs = owner.gs;
+			a->entry_sgc = owner.entry_sgc;
+			a->entry = owner.entry;
+			a->cpus = owner.cpus;
 			a->entry_done = saved;
+		}
 		shadow_stat_end(SS_LB_RETURN, t0);
 	}
 	if (d->entry_owner) {
 		a->entry_done = false;
 		a->entry_busy = false;
+		audit_scratch_put(a);
 	}
 	return 0;
 }
@@ -1361,49 +1445,90 @@ static void audit_pcpu_free(struct audit_pcpu *a)
 {
 	if (!a)
 		return;
-	kvfree(a->entry);
-	kvfree(a->entry_sgc);
-	kvfree(a->groups);
-	kvfree(a->gs);
 	kvfree(a->att.gs);
 	kvfree(a->att.gcpu);
 	kvfree(a);
 }
 
-/* One CPU's state and scratch (NULL without memory). */
+/* One CPU's state (NULL without memory); its search scratch comes from the pool. */
 static struct audit_pcpu *audit_pcpu_alloc(int cpu)
 {
 	int node = cpu_to_node(cpu);
-	struct audit_pcpu *a = kvzalloc_node(struct_size(a, cpus, AUDIT_SCRATCH_CPUS),
-					     GFP_KERNEL, node);
+	struct audit_pcpu *a = kvzalloc_node(sizeof(*a), GFP_KERNEL, node);
 
 	if (!a)
 		return NULL;
-	a->entry = kvzalloc_node(AUDIT_SCRATCH_CPUS * sizeof(*a->entry), GFP_KERNEL, node);
-	a->entry_sgc = kvzalloc_node(AUDIT_MAX_GROUPS * sizeof(*a->entry_sgc), GFP_KERNEL, node);
-	a->groups = kvzalloc_node(AUDIT_MAX_GROUPS * sizeof(*a->groups), GFP_KERNEL, node);
-	a->gs = kvzalloc_node(AUDIT_MAX_GROUPS * sizeof(*a->gs), GFP_KERNEL, node);
 	a->att.gs = kvzalloc_node(AUDIT_MAX_GROUPS * sizeof(*a->att.gs), GFP_KERNEL, node);
 	a->att.gcpu = kvzalloc_node(AUDIT_MAX_GROUPS * sizeof(*a->att.gcpu), GFP_KERNEL, node);
-	if (!a->entry || !a->entry_sgc || !a->groups || !a->gs || !a->att.gs || !a->att.gcpu) {
+	if (!a->att.gs || !a->att.gcpu) {
 		audit_pcpu_free(a);
 		return NULL;
 	}
 	seqcount_init(&a->seq);
 	init_irq_work(&a->snap_work, audit_snap_kick);
 	a->snap_slot = -1;
+	a->pool_idx = -1;
 	a->nr_cpus = AUDIT_SCRATCH_CPUS;
 	a->gen = atomic_read(&shadow_reset_gen);
 	return a;
 }
 
-/* Bytes of one CPU's audit state (`info`, docs/performance.md). */
+/* Bytes of one CPU's audit state and of one pool buffer (`info`, docs/performance.md). */
 static size_t audit_pcpu_bytes(void)
 {
-	return struct_size((struct audit_pcpu *)NULL, cpus, AUDIT_SCRATCH_CPUS) +
-	       (size_t)AUDIT_SCRATCH_CPUS * sizeof(struct audit_live) +
+	return sizeof(struct audit_pcpu) +
+	       (size_t)AUDIT_MAX_GROUPS * (sizeof(struct audit_gstats) + sizeof(int));
+}
+
+static size_t audit_scratch_bytes(void)
+{
+	return (size_t)AUDIT_SCRATCH_CPUS * (sizeof(struct audit_cpu) + sizeof(struct audit_live)) +
 	       (size_t)AUDIT_MAX_GROUPS * (sizeof(u64) + sizeof(struct audit_group) +
-					   2 * sizeof(struct audit_gstats) + sizeof(int));
+					   sizeof(struct audit_gstats));
+}
+
+static void audit_pool_free(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < AUDIT_POOL_MAX; i++) {
+		struct audit_scratch *b = &audit_pool[i];
+
+		kvfree(b->groups);
+		kvfree(b->gs);
+		kvfree(b->entry_sgc);
+		kvfree(b->entry);
+		kvfree(b->cpus);
+		memset(b, 0, sizeof(*b));
+	}
+	audit_pool_size = 0;
+}
+
+/*
+ * The pool: one buffer per present CPU up to 32 (no search ever waits or
+ * goes unjudged there), then one per eight CPUs, at most 64.
+ */
+static int audit_pool_alloc(void)
+{
+	unsigned int n = num_present_cpus(), i;
+
+	n = n <= 32 ? n : clamp(n / 8, 32U, (unsigned int)AUDIT_POOL_MAX);
+	for (i = 0; i < n; i++) {
+		struct audit_scratch *b = &audit_pool[i];
+
+		b->groups = kvcalloc(AUDIT_MAX_GROUPS, sizeof(*b->groups), GFP_KERNEL);
+		b->gs = kvcalloc(AUDIT_MAX_GROUPS, sizeof(*b->gs), GFP_KERNEL);
+		b->entry_sgc = kvcalloc(AUDIT_MAX_GROUPS, sizeof(*b->entry_sgc), GFP_KERNEL);
+		b->entry = kvcalloc(AUDIT_SCRATCH_CPUS, sizeof(*b->entry), GFP_KERNEL);
+		b->cpus = kvcalloc(AUDIT_SCRATCH_CPUS, sizeof(*b->cpus), GFP_KERNEL);
+		if (!b->groups || !b->gs || !b->entry_sgc || !b->entry || !b->cpus) {
+			audit_pool_free();
+			return -ENOMEM;
+		}
+	}
+	audit_pool_size = n;
+	audit_pool_busy = 0;
+	return 0;
 }
 
 static int audit_cpu_prepare(unsigned int cpu);
@@ -1429,6 +1554,7 @@ static void audit_free(void)
 	}
 	kvfree(audit_snap_scratch);
 	audit_snap_scratch = NULL;
+	audit_pool_free();
 	if (audit_pcpu) {
 		for_each_possible_cpu(i)
 			audit_pcpu_free(audit_pcpu[i]);
@@ -1444,7 +1570,7 @@ static int audit_alloc(void)
 	audit_size();
 	audit_pcpu = kcalloc(nr_cpu_ids, sizeof(*audit_pcpu), GFP_KERNEL);
 	audit_snap_scratch = kvmalloc(sizeof(*audit_snap_scratch), GFP_KERNEL);
-	if (!audit_pcpu || !audit_snap_scratch)
+	if (!audit_pcpu || !audit_snap_scratch || audit_pool_alloc())
 		goto out_free;
 	/* present CPUs; one that comes up later gets its own (audit_cpu_prepare()) */
 	cpus_read_lock();
@@ -1656,7 +1782,8 @@ void shadow_audit_exit(void)
  * many were judged and how many void, by void reason; and the scratch
  * sizes chosen at load (a domain past them is not judged).
  */
-static void audit_coverage_info(struct seq_file *m, const u64 *voidr, u64 attempts, u64 voids)
+static void audit_coverage_info(struct seq_file *m, const u64 *voidr, u64 attempts, u64 voids,
+				u64 busy)
 {
 	unsigned int present = 0;
 	int cpu, r;
@@ -1664,6 +1791,8 @@ static void audit_coverage_info(struct seq_file *m, const u64 *voidr, u64 attemp
 	seq_printf(m, "lb_coverage.attempts %llu\n", attempts);
 	seq_printf(m, "lb_coverage.judged %llu\n", attempts - voids);
 	seq_printf(m, "lb_coverage.void %llu\n", voids);
+	/* searches the pool had no buffer for: not judged, not in attempts */
+	seq_printf(m, "lb_coverage.no_scratch %llu\n", busy);
 	if (attempts)
 		seq_printf(m, "lb_coverage.judged_pct %llu.%llu\n",
 			   div64_u64(1000 * (attempts - voids), attempts) / 10,
@@ -1679,6 +1808,8 @@ static void audit_coverage_info(struct seq_file *m, const u64 *voidr, u64 attemp
 			present += !!READ_ONCE(audit_pcpu[cpu]);
 	seq_printf(m, "lb_max_groups %u\n", AUDIT_MAX_GROUPS);
 	seq_printf(m, "lb_scratch_cpus %u\n", AUDIT_SCRATCH_CPUS);
+	seq_printf(m, "lb_scratch_pool %u\n", audit_pool_size);
+	seq_printf(m, "lb_scratch_bytes %zu\n", audit_pool_size * audit_scratch_bytes());
 	seq_printf(m, "lb_state_cpus %u\n", present);
 	seq_printf(m, "lb_state_bytes_per_cpu %zu\n", audit_pcpu_bytes());
 }
@@ -1691,7 +1822,7 @@ void shadow_audit_info(struct seq_file *m)
 	u64 bad = 0, local = 0, many = 0, unreadable = 0, cut = 0, skipped = 0, nested = 0;
 	u64 orphan = 0, uw = 0, um = 0, unread = 0, no_rq = 0, judged = 0, voids = 0, st_entry = 0;
 	u64 model[ATT_NR_COLS] = { 0 }, known[AUDIT_NR_KNOWN_RULES] = { 0 };
-	u64 ev[3][AUDIT_NR_RULES] = { { 0 } }, voidr[AUDIT_NR_REASONS] = { 0 };
+	u64 ev[3][AUDIT_NR_RULES] = { { 0 } }, voidr[AUDIT_NR_REASONS] = { 0 }, scratch_busy = 0;
 	struct audit_counts *n;
 	bool n_valid;
 	int cpu, i, r, k;
@@ -1715,6 +1846,7 @@ void shadow_audit_info(struct seq_file *m)
 			unread += n->entry_unread;
 			st_entry += n->stale_entry;
 			no_rq += n->no_rq;
+			scratch_busy += n->scratch_busy;
 			for (k = 0; k < AUDIT_NR_KNOWN_RULES; k++)
 				known[k] += n->known[k];
 			for (k = 0; k < AUDIT_NR_RULES; k++) {
@@ -1755,7 +1887,7 @@ void shadow_audit_info(struct seq_file *m)
 	seq_printf(m, "lb_dump_every %lu\n", READ_ONCE(audit_dump_every));
 	/* the kernel model against the kernel, over judged attempts (docs: Model and agreement) */
 	seq_printf(m, "lb_judged %llu\nlb_void %llu\n", judged, voids);
-	audit_coverage_info(m, n_valid ? voidr : NULL, judged, voids);
+	audit_coverage_info(m, n_valid ? voidr : NULL, judged, voids, scratch_busy);
 	seq_printf(m, "lb_model_agree %llu\nlb_model_disagree %llu\n", model[ATT_AGREE],
 		   model[ATT_STALE] + model[ATT_KNOWN] + model[ATT_UNKNOWN]);
 	seq_printf(m, "lb_model_disagree_stale %llu\nlb_model_disagree_known %llu\n"
