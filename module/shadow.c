@@ -125,21 +125,31 @@ static void shadow_publish_evt(struct shadow_cpu *sc, struct rq *rq)
 }
 
 /*
- * A walk ended inside an update (pelt_cfs_tp): the per-event state may be
- * half updated there, so it is not recomputed; the last event's copy is
- * published again with the walk's flags (walk_failed, walk_stale) as they
- * are now.
+ * Inside an update (pelt_cfs_tp): the per-event state may be half updated
+ * there (who is queued, the waiters), so it is not recomputed; the last
+ * event's copy is published again with the root's PELT averages as they
+ * are now (this tracepoint reports them: a CPU whose tasks neither sleep
+ * nor wake still shows fresh values) and the walk's flags (walk_failed,
+ * walk_stale).
  */
-static void shadow_publish_walk_flags(struct shadow_cpu *sc)
+static void shadow_publish_pelt(struct shadow_cpu *sc, struct rq *rq)
 {
 	unsigned int next = shadow_latch_next(&sc->evt_seq);
 	struct shadow_evt *e = &sc->evt[next];
+	const struct sched_avg *avg = ks_cfs_rq_avg(ks_rq_cfs(rq));
 
 	if (!sc->evt_valid)
 		return;		/* nothing published yet: the first event does it */
 	*e = sc->evt[next ^ 1];
+	e->load_avg = READ_ONCE(avg->load_avg);
+	e->runnable_avg = READ_ONCE(avg->runnable_avg);
+	e->util_avg = READ_ONCE(avg->util_avg);
+	e->capacity = ks_rq_cpu_capacity(rq);
+	sc->walk_stale = sc->walk_due &&
+			 (READ_ONCE(avg->last_update_time) - sc->due_lut > SHADOW_STALE_NS ||
+			  sc->dirty - sc->due_dirty >= SHADOW_STALE_EVENTS);
 	e->walk_failed = sc->walk_failed;
-	e->walk_stale = sc->walk_stale = false;
+	e->walk_stale = sc->walk_stale;
 	shadow_latch_flip(&sc->evt_seq);
 }
 
@@ -387,6 +397,7 @@ static void shadow_probe_nr_running(void *data, struct rq *rq, int change)
 static void shadow_probe_pelt_cfs(void *data, struct cfs_rq *cfs)
 {
 	struct shadow_cpu *sc;
+	bool pelt_due = false;
 	struct rq *rq;
 	u64 t0;
 
@@ -400,16 +411,20 @@ static void shadow_probe_pelt_cfs(void *data, struct cfs_rq *cfs)
 	if (cfs == ks_rq_cfs(rq)) {
 		u64 lut = READ_ONCE(ks_cfs_rq_avg(cfs)->last_update_time);
 
-		if (lut - sc->pelt_pub_lut >= READ_ONCE(shadow_pelt_refresh_ns))
+		if (lut - sc->pelt_pub_lut >= READ_ONCE(shadow_pelt_refresh_ns)) {
 			shadow_walk_set_due(sc, rq);
-		else if (!sc->walk_due && !shadow_walk_active(sc))
+			pelt_due = true;
+		} else if (!sc->walk_due && !shadow_walk_active(sc)) {
 			shadow_stat_pelt_skipped();
+		}
 	} else if (likely(!shadow_walk_active(sc))) {
 		goto out;
 	}
 	if ((sc->walk_due || shadow_walk_active(sc)) &&
 	    shadow_walk_run(sc, rq, sc->walk_due, false))
-		shadow_publish_walk_flags(sc);
+		pelt_due = true;
+	if (pelt_due)
+		shadow_publish_pelt(sc, rq);
 out:
 	shadow_stat_end(SS_PELT_CFS, t0);
 }
