@@ -894,7 +894,10 @@ static void audit_snap_trees_fn(struct work_struct *work)
 		struct audit_snapshot *sn;
 		int slot;
 
-		if (!a || (slot = READ_ONCE(a->snap_slot)) < 0)
+		if (!a)
+			continue;
+		slot = READ_ONCE(a->snap_slot);
+		if (slot < 0)
 			continue;
 		sn = &audit_snaps[slot];
 		raw_write_seqcount_begin(&sn->seq);
@@ -1621,6 +1624,7 @@ static int audit_cpu_prepare(unsigned int cpu)
 		pr_warn("CPU %u comes up without audit state (out of memory): its balancing is not judged\n", cpu);
 		return 0;
 	}
+	/* pairs with the handlers' READ_ONCE(): they see the state initialized */
 	smp_store_release(&audit_pcpu[cpu], a);
 	return 0;
 }

@@ -164,6 +164,7 @@ static void shadow_check_fn(struct work_struct *work)
 
 	c->bad = shadow_check_here();
 	c->cpu = raw_smp_processor_id();
+	/* the waiter reads ran with acquire: bad and cpu are visible with it */
 	smp_store_release(&c->ran, c->bad ? 1 : 0);
 }
 

@@ -328,15 +328,16 @@ static bool shadow_walk_run(struct shadow_cpu *sc, struct rq *rq, bool start, bo
 	shadow_stat_walk(w->visited);	/* stats: entities per walk (static key) */
 	if (res == SHADOW_WALK_OK) {
 		shadow_walk_publish(sc, rq, &s, gen, epoch);
-	} else if (res == SHADOW_WALK_INCONSISTENT && !safe && !READ_ONCE(shadow_layout_bad)) {
+		return true;
+	}
+	if (res == SHADOW_WALK_INCONSISTENT && !safe && !READ_ONCE(shadow_layout_bad)) {
 		/* caught inside an enqueue or dequeue: again once it has ended */
 		shadow_count_deferred(sc);
 		sc->retry_ops = sc->ops;
 		sc->retry_armed = true;
 		return false;
-	} else {
-		shadow_walk_failed(sc, rq, res, gen, epoch);
 	}
+	shadow_walk_failed(sc, rq, res, gen, epoch);
 	return true;
 }
 
@@ -779,6 +780,7 @@ static int shadow_cpu_prepare(unsigned int cpu)
 		pr_warn("CPU %u comes up without per-CPU state (out of memory): its rows read void never\n", cpu);
 		return 0;
 	}
+	/* pairs with the hooks' READ_ONCE(): they see the state initialized */
 	smp_store_release(&shadow_cpus[cpu], sc);
 	return 0;
 }
@@ -929,7 +931,7 @@ static bool shadow_read_counters(struct shadow_cpu *sc, struct shadow_stats *sta
 			cpu_relax();
 			continue;
 		}
-		smp_rmb();
+		smp_rmb();	/* the copy after the sequence read (raw seqcount) */
 		*stats = sc->stats;
 		if (!read_seqcount_retry(&sc->stats_seq, seq))
 			return true;

@@ -67,10 +67,16 @@ struct shadow_scalars {
 	u64 capacity;
 	u64 shadow_fp;
 	u64 shadow_avg_fp;
-	u64 shadow_fresh_fp;	/* shadow with every queued task's load_avg brought to
-				 * its cfs_rq's PELT clock (walk.c, core/pelt_math.h) */
-	u64 h_load;		/* sum of task_h_load() over queued tasks, as the kernel
-				 * computes it (walk.c, shadow_h_load_scale()) */
+	/*
+	 * shadow with every queued task's load_avg brought to its cfs_rq's
+	 * PELT clock (walk.c, core/pelt_math.h)
+	 */
+	u64 shadow_fresh_fp;
+	/*
+	 * sum of task_h_load() over queued tasks, as the kernel computes it
+	 * (walk.c, shadow_h_load_scale())
+	 */
+	u64 h_load;
 	u32 nr_running;
 	u32 h_nr_running;
 	u32 movable;		/* work to give: queued, not running, may move */
@@ -93,8 +99,11 @@ struct shadow_stats {
 	u64 published;
 	u64 discarded;
 	u64 over_budget;
-	u64 deferred;		/* walks caught inside an enqueue or dequeue, or overtaken
-				 * by one before their last step: started again */
+	/*
+	 * walks caught inside an enqueue or dequeue, or overtaken by one
+	 * before their last step: started again
+	 */
+	u64 deferred;
 };
 
 /*

@@ -82,8 +82,8 @@ numa-ring4)
 	done ;;
 # SMT siblings and an L3 per die need Intel-style topology leaves (0xB/0x1F,
 # cache leaf 4): qemu64 is an AMD model without TOPOEXT, where 6.1 saw no SMT
-smt32) smp=32,sockets=2,dies=2,cores=4,threads=2; numa_args 2 16; topo+=(-cpu max,vendor=GenuineIntel) ;;
-smt64) smp=64,sockets=2,dies=2,cores=8,threads=2; numa_args 2 32; topo+=(-cpu max,vendor=GenuineIntel) ;;
+smt32) smp=32,sockets=2,dies=2,cores=4,threads=2; numa_args 2 16; topo+=(-cpu "max,vendor=GenuineIntel") ;;
+smt64) smp=64,sockets=2,dies=2,cores=8,threads=2; numa_args 2 32; topo+=(-cpu "max,vendor=GenuineIntel") ;;
 ring16) smp=16,sockets=4,cores=4
 	numa_args 4 4 0:1:20 1:2:20 2:3:20 3:0:20 0:2:30 1:3:30 ;;
 possible240) smp=8,sockets=60,cores=4,maxcpus=240 ;;

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # plan: 1
 # make bench, part 3: the longest single hook call under the rq lock, from
 # the module's own `stats` with every call timed (stats=2; under icount one

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # plan: 1
 # make bench, part 4 (SMP boots only: BENCH_AUDIT_TOPOLOGIES): the audit's
 # cost per balancing attempt against domain size, and how much it perturbs

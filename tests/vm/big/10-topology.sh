@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # make test-big, 1: the machine booted as the topology asked for
 # (big.topology= on the kernel command line, run-vm.sh VM_TOPO): online
 # and possible CPUs, NUMA nodes, and the sched domains of cpu0 with the

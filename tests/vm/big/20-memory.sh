@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # make test-big, 2: what the module costs in memory on this machine.
 # Slab (unreclaimable), Percpu and VmallocUsed before and after insmod (a
 # second load: the first warms up what the kernel keeps), the
@@ -44,7 +45,7 @@ diag "insmod: SUnreclaim +$((s1 - s0)) kB, Percpu +$((p1 - p0)) kB, VmallocUsed 
 diag "shadow state: $sn CPUs x $spc B = $sb B; $online online, $present present, $possible possible"
 echo "online=$online present=$present possible=$possible slab_kb=$((s1 - s0)) percpu_kb=$((p1 - p0)) vmalloc_kb=$((v1 - v0)) state_bytes=$sb state_per_cpu=$spc state_cpus=$sn core=$core" > /tmp/big-mem.txt
 grep -E '^(audit|lb)[a-z_.]*(bytes|groups|cpus)' "$SS/info" | diag
-vm_export memory-$(sed -n 's/.*big\.topology=\([a-z0-9]*\).*/\1/p' /proc/cmdline).txt /tmp/big-mem.txt
+vm_export "memory-$(sed -n 's/.*big\.topology=\([a-z0-9]*\).*/\1/p' /proc/cmdline).txt" /tmp/big-mem.txt
 if [ "$sn" = "$present" ]; then
 	ok "$T: shadow state for the $present present CPUs (not $possible possible): $sb B"
 else
@@ -57,13 +58,13 @@ dt=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')
 if [ "$rows" -eq "$possible" ] && awk -v t=$dt 'BEGIN { exit !(t < 5) }'; then
 	ok "$T: cpus has $rows rows (possible CPUs), read in ${dt}s"
 else
-	not_ok "$T: cpus rows" "$rows rows for $possible possible, ${dt}s"
+	not_ok "$T: shadow state for the present CPUs" "state_cpus $sn, $present present, $possible possible"
 fi
 unload_module
 settle
 s2=$(mi SUnreclaim) p2=$(mi Percpu) v2=$(mi VmallocUsed)
 # two more cycles: what a load leaves behind must not grow with them
-for c in 1 2; do
+for _ in 1 2; do
 	load_module
 	sleep 1
 	unload_module

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # make test-big, 3: thousands of cgroups (a Kubernetes node as the
 # scheduler sees it): 5,000 cpu cgroups up to 8 levels deep, tasks that run
 # and sleep spread among them on every CPU (cgtree).  Checks that the walks

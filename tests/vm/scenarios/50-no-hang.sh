@@ -24,7 +24,7 @@ echo -1 > /proc/sys/kernel/sched_rt_runtime_us
 # server): switched off on the held CPU for the test, restored after; if
 # that is refused, the work may simply run there (a little late)
 FS=/sys/kernel/debug/sched/fair_server/cpu$C/runtime
-fs_old= fair_server=
+fs_old='' fair_server=''
 if [ -f "$FS" ]; then
 	fs_old=$(cat "$FS")
 	if ! echo 0 > "$FS" 2>/dev/null || [ "$(cat "$FS")" != 0 ]; then
@@ -35,22 +35,23 @@ fi
 rtspin -c $C -t 15000 -n 1 -p 50 2>/tmp/s36.rt.err &
 rtpid=$!
 sleep 1
-# secs CMD...: run CMD, print its wall seconds (1 decimal) and exit status
+# secs CMD...: run CMD; its wall seconds (1 decimal) in $st, its exit
+# status in $src
 secs() {
-	local t0 t1 rc
+	local t0 t1
 	read -r t0 _ < /proc/uptime
 	"$@" > /tmp/s36.out 2>&1
-	rc=$?
+	src=$?
 	read -r t1 _ < /proc/uptime
-	echo "$t0 $t1" | awk -v rc=$rc '{ printf "%.1f %d\n", $2 - $1, rc }'
+	st=$(echo "$t0 $t1" | awk '{ printf "%.1f\n", $2 - $1 }')
 }
 res() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2" "$3"; fi; }
 named() { dmesg_since "$mark" | grep -E "$1: CPU\(s\) ([0-9,-]*[^0-9])?$C([^0-9][0-9,-]*)? did not run" | head -n 1; }
 named_or_ran() { [ -n "$(named "$1")" ] || [ -n "$fair_server" ]; }
 
-set -- $(secs modload "$KO" $NOAUDIT)
-lt=$1 lrc=$2
-res $([ "$lrc" -eq 0 ] && awk -v t=$lt 'BEGIN { exit !(t < 6) }' && named_or_ran 'load-time checks'; echo $?) \
+secs modload "$KO" $NOAUDIT
+lt=$st lrc=$src
+res "$([ "$lrc" -eq 0 ] && awk -v t=$lt 'BEGIN { exit !(t < 6) }' && named_or_ran 'load-time checks'; echo $?)" \
 	"$T: insmod with cpu$C held by an RT spinner returns in ${lt}s${fair_server:+ (fair server)}$([ -n "$(named 'load-time checks')" ] && echo ", names cpu$C")" \
 	"rc $lrc, ${lt}s, $(cat /tmp/s36.out); log: $(dmesg_since "$mark" | grep sched_shadow | tail -n 3)"
 module_loaded || { load_module; return 0; }
@@ -58,23 +59,23 @@ v=$(ss_rows cpus cpu void | awk -v c=$C '$1 == c { print $2 }')
 diag "cpu$C void after the load: $v (fresh only if it published from an enqueue there)"
 
 mark=$(dmesg_mark)
-set -- $(secs sh -c "echo 1 > $SS/reset")
-rt1=$1 rrc=$2
-set -- $(secs sh -c "echo 0 > $SS/enable && echo 1 > $SS/enable")
-et=$1 erc=$2
-res $([ "$rrc" -eq 0 ] && [ "$erc" -eq 0 ] && awk -v a=$rt1 -v b=$et 'BEGIN { exit !(a < 4 && b < 4) }' && named_or_ran refresh; echo $?) \
+secs sh -c "echo 1 > $SS/reset"
+rt1=$st rrc=$src
+secs sh -c "echo 0 > $SS/enable && echo 1 > $SS/enable"
+et=$st erc=$src
+res "$([ "$rrc" -eq 0 ] && [ "$erc" -eq 0 ] && awk -v a=$rt1 -v b=$et 'BEGIN { exit !(a < 4 && b < 4) }' && named_or_ran refresh; echo $?)" \
 	"$T: reset (${rt1}s) and enable 0/1 (${et}s) return$([ -n "$(named refresh)" ] && echo ", the log names cpu$C")" \
 	"reset rc $rrc ${rt1}s, enable rc $erc ${et}s; log: $(dmesg_since "$mark" | grep sched_shadow | tail -n 3)"
 
 # the refresh queued on cpu$C has not run: unload must cancel it (the
 # kernel itself may make rmmod wait for the spinner: unregistering probes
 # waits for grace periods a task spinning in user space can delay)
-set -- $(secs rmmod sched_shadow)
-ut=$1 urc=$2
-res $([ "$urc" -eq 0 ] && ! module_loaded; echo $?) \
+secs rmmod sched_shadow
+ut=$st urc=$src
+res "$([ "$urc" -eq 0 ] && ! module_loaded; echo $?)" \
 	"$T: rmmod with work still queued on cpu$C returns (${ut}s)" "rc $urc, ${ut}s: $(cat /tmp/s36.out)"
-set -- $(secs modload "$KO" $NOAUDIT)
-res $([ "$2" -eq 0 ]; echo $?) "$T: loaded again while cpu$C is still held (${1}s)" "$(cat /tmp/s36.out)"
+secs modload "$KO" $NOAUDIT
+res "$src" "$T: loaded again while cpu$C is still held (${st}s)" "$(cat /tmp/s36.out)"
 
 wait $rtpid
 rtrc=$?
@@ -91,8 +92,8 @@ while [ $w -lt 10 ]; do
 	w=$((w + 1))
 done
 bg_stop
-res $([ "$v" = fresh ]; echo $?) "$T: cpu$C fresh once the spinner is gone" "void $v"
+res "$([ "$v" = fresh ]; echo $?)" "$T: cpu$C fresh once the spinner is gone" "void $v"
 unload_module
-res $(! module_loaded; echo $?) "$T: unloads" "$(cat /tmp/rmmod.err)"
+res "$(! module_loaded; echo $?)" "$T: unloads" "$(cat /tmp/rmmod.err)"
 dmesg_clean "$mark" "$T: kernel log clean (no hung task, WARNING, BUG)"
 load_module
