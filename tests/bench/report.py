@@ -237,7 +237,7 @@ def scaling_table(path, outdir):
         print()
 
 
-def issue15_targets(bench_csv, scaling_csv, outdir):
+def cost_targets(bench_csv, scaling_csv, outdir):
     """The targets table: met / not met, from this run only."""
     ratios = {}
     if bench_csv and os.path.exists(bench_csv):
@@ -409,7 +409,7 @@ def main():
         maxcall_table(p)
         found = True
     if found:
-        issue15_targets(os.path.join(d, "bench.csv"), os.path.join(d, "scaling.csv"), d)
+        cost_targets(os.path.join(d, "bench.csv"), os.path.join(d, "scaling.csv"), d)
         big_targets(d)
     if not found:
         print("report: no bench.csv or scaling.csv in %s" % d)
