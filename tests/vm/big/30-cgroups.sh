@@ -39,7 +39,9 @@ if [ -z "$ready" ]; then
 	load_module
 	return 0
 fi
-ok "$T: cgtree builds $G groups, depth $D, $NT tasks"
+# the depth reached (at most $D: cgtree picks the smallest fan-out that fits)
+dr=$(echo "$ready" | sed -n 's/.* depth \([0-9]*\).*/\1/p')
+ok "$T: cgtree builds $G groups, depth ${dr:-?} (at most $D), $NT tasks"
 need_module "$T: loads with $G groups" || { kill -TERM $cpid; wait $cpid; return 0; }
 echo 2 > /sys/module/sched_shadow/parameters/stats
 sleep 3
