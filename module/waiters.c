@@ -78,7 +78,7 @@ static bool shadow_curr_throttled(struct task_struct *curr)
 	return gcfs && ks_cfs_rq_throttled(gcfs);
 }
 
-static enum shadow_waiter_kind shadow_waiter_kind_of(struct task_struct *p)
+static __always_inline enum shadow_waiter_kind shadow_waiter_kind_of(struct task_struct *p)
 {
 	enum shadow_waiter_kind kind = shadow_waiter_classify(READ_ONCE(p->nr_cpus_allowed),
 							      nr_cpu_ids,

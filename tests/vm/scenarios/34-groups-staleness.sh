@@ -50,8 +50,10 @@ measure() {	# measure TAG -> "rounds mismatched"
 		!hdr { delete c; for (i = 1; i <= NF; i++) c[$i] = i; hdr = 1; next }
 		f ~ /cpus$/ { if ($(c["void"]) == "fresh" && $(c["h_nr_running"]) != "-") h[$1] = $(c["h_nr_running"]); next }
 		f ~ /groups$/ && $(c["depth"]) == 0 && ($1 in h) && (h[$1] + $(c["h_tasks"]) > 0) {
-			n++; if (h[$1] != $(c["h_tasks"])) m++ }
-		END { print n + 0, m + 0 }' /tmp/s34.$1
+			n++; if (h[$1] != $(c["h_tasks"])) { m++; d[h[$1] - $(c["h_tasks"])]++ } }
+		END { s = ""; for (k in d) s = s " " k ":" d[k]; print n + 0, m + 0 > "/dev/stdout"
+			print "'$1': h_nr_running - h_tasks when they differ (value:rounds):" s > "/tmp/s34.diff" }' /tmp/s34.$1
+	diag < /tmp/s34.diff >&2
 }
 # shellcheck disable=SC2046 # words into the positional parameters, on purpose
 set -- $(measure default)
