@@ -27,6 +27,7 @@
 #include "cgpath.h"
 #include "walk.h"
 #include "trace_feed.h"
+#include "wasted.h"
 
 static struct dentry *shadow_dir;
 
@@ -81,6 +82,7 @@ static int shadow_info_show(struct seq_file *m, void *v)
 		   READ_ONCE(shadow_layout_bad) ? ":not-understood" : "");
 	seq_printf(m, "walk %s\n", KS_FLAT_RUNQUEUE ? "flat:climb-parents" : "hierarchical:rbtree-dfs");
 	shadow_audit_info(m);
+	shadow_wasted_info(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(shadow_info);
@@ -337,6 +339,7 @@ int shadow_debugfs_init(void)
 	debugfs_create_file("enable", 0600, shadow_dir, NULL, &shadow_enable_fops);
 	shadow_stats_debugfs_init(shadow_dir);
 	shadow_audit_debugfs_init(shadow_dir);
+	shadow_wasted_debugfs_init(shadow_dir);
 	return 0;
 }
 

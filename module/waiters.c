@@ -35,6 +35,7 @@
 
 #include "kstruct.h"
 #include "waiters.h"
+#include "wasted.h"
 
 /*
  * Is rq->curr about to give up the CPU?  True when it is the idle task (a
@@ -88,6 +89,7 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 
 	BUILD_BUG_ON(sizeof(unsigned long) != sizeof(u64));
 	shadow_work_begin(w);
+	shadow_wasted_ids_begin(&e->ids);	/* wasted.h: who waits, by cgroup */
 	for (pos = READ_ONCE(head->prev); pos != head; pos = READ_ONCE(pos->prev)) {
 		struct sched_entity *se = list_entry(pos, struct sched_entity, group_node);
 		struct task_struct *p = container_of(se, struct task_struct, se);
@@ -108,6 +110,7 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 		}
 		kind = shadow_waiter_kind_of(p);
 		kinds |= 1u << kind;
+		shadow_wasted_ids_note(&e->ids, w, p, kind);	/* before the summary notes it */
 		if (kind == SHADOW_WAITER_ANY)		/* the common cases inline */
 			w->any++;
 		else if (kind == SHADOW_WAITER_PINNED)
@@ -133,7 +136,7 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 	if (shadow_curr_leaving(curr)) {
 		/* the CPU runs one of its waiters next: that one waits behind nobody */
 		if (w->any + w->nr_restricted + w->unknown + w->pinned)
-			refresh = !shadow_work_drop_next(w);
+			refresh = !shadow_wasted_drop_next(w, &e->ids);	/* + wasted.h's ids */
 	} else if (curr_in && kinds) {
 		/*
 		 * A wakeup may preempt curr, which then waits instead: the
@@ -141,7 +144,8 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 		 * kind, and it is not the per-task `restricted'.
 		 */
 		kinds |= 1u << shadow_waiter_kind_of(curr);
-		refresh = (kinds & (kinds - 1)) || (kinds & (1u << SHADOW_WAITER_RESTRICTED));
+		refresh = (kinds & (kinds - 1)) || (kinds & (1u << SHADOW_WAITER_RESTRICTED)) ||
+			  shadow_wasted_ids_mixed(&e->ids, curr);	/* cgroups differ */
 	}
 	e->movable = shadow_work_total(w);
 	e->nr_running = ks_rq_nr_running(rq);

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Wasted-core time, the wait split and their attribution to balancing
+ * decisions (wasted.c, core/wasted_core.c).
+ *
+ * The hot path's part is here, inline: while waiters.c scans a CPU's
+ * queued tasks under its rq lock it notes each waiter's cgroup id next to
+ * the work summary (struct shadow_wasted_ids in struct shadow_evt), and
+ * says when which task runs next decides which cgroups wait (then the
+ * summary is refreshed at the switch, as for mixed affinities).  Nothing
+ * runs while the feature is off (wasted_period_us=0): a static key.
+ */
+#ifndef SHADOW_WASTED_H
+#define SHADOW_WASTED_H
+
+#include <linux/types.h>
+#include <linux/jump_label.h>
+#include <linux/cgroup.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include "core/work.h"
+#include "core/wasted_core.h"
+
+struct seq_file;
+struct dentry;
+
+DECLARE_STATIC_KEY_FALSE(shadow_wasted_on);
+
+int shadow_wasted_init(void);
+void shadow_wasted_exit(void);
+void shadow_wasted_info(struct seq_file *m);
+void shadow_wasted_debugfs_init(struct dentry *dir);
+
+/*
+ * The audit's attempt-return handler (audit.c), once per judged balancing
+ * attempt: its destination, domain name, verdict and reason (audit_core's
+ * enums), the tasks it moved and whether it kicked active balance.
+ * Lock-free; any context the kretprobe handler runs in.
+ */
+void shadow_wasted_attempt(int dst_cpu, const char *domain, int verdict, int reason,
+			   int moved, bool kicked);
+
+/* The tracked process (debugfs wasted_track, `run`'s command): its tgid, 0 for none. */
+extern pid_t shadow_wasted_tgid;
+
+/* The sampler is stopped (every CPU was idle): start it from here. */
+void shadow_wasted_kick(void);
+extern atomic_t shadow_wasted_owner;
+
+/* --- hot path (waiters.c, under the rq lock) --- */
+
+/* The cpu controller's cgroup of @p, as `groups` names cgroups. */
+static __always_inline u64 shadow_wasted_cgid(struct task_struct *p)
+{
+	u64 id;
+
+	rcu_read_lock();
+	id = cgroup_id(task_css(p, cpu_cgrp_id)->cgroup);
+	rcu_read_unlock();
+	return id;
+}
+
+/* Start a CPU's ids (with shadow_work_begin()); kicks a stopped sampler. */
+static __always_inline void shadow_wasted_ids_begin(struct shadow_wasted_ids *ids)
+{
+	if (!static_branch_unlikely(&shadow_wasted_on))
+		return;
+	ids->valid = 1;
+	ids->nr = 0;
+	if (unlikely(atomic_read(&shadow_wasted_owner) == -1))	/* WASTED_STOPPED */
+		shadow_wasted_kick();
+}
+
+/*
+ * One waiter of @kind, before the summary @w notes it (a restricted
+ * waiter's mask goes to restricted[w->nr_restricted] if there is room,
+ * exactly as shadow_work_note() decides).
+ */
+static __always_inline void shadow_wasted_ids_note(struct shadow_wasted_ids *ids,
+						   const struct shadow_work *w,
+						   struct task_struct *p,
+						   enum shadow_waiter_kind kind)
+{
+	u8 k;
+
+	if (!static_branch_unlikely(&shadow_wasted_on) || ids->nr >= WASTED_IDS_MAX)
+		return;
+	if (kind == SHADOW_WAITER_ANY)
+		k = WASTED_W_ANY;
+	else if (kind == SHADOW_WAITER_PINNED)
+		k = WASTED_W_PINNED;
+	else if (w->nr_restricted < SHADOW_WORK_RESTRICTED &&
+		 BITS_TO_LONGS(nr_cpu_ids) <= SHADOW_WORK_MASK_WORDS)
+		k = WASTED_W_R0 + w->nr_restricted;
+	else
+		k = WASTED_W_UNKNOWN;
+	if (unlikely(READ_ONCE(shadow_wasted_tgid)) && p->tgid == READ_ONCE(shadow_wasted_tgid))
+		k |= WASTED_W_TRACKED;
+	ids->kind[ids->nr] = k;
+	ids->cgid[ids->nr] = shadow_wasted_cgid(p);
+	ids->nr++;
+}
+
+bool shadow_wasted_ids_drop(struct shadow_wasted_ids *ids, u32 dany, u32 dpinned,
+			    u32 dunknown, u32 dres, u32 nres_after);
+
+/*
+ * shadow_work_drop_next() for a CPU whose current task leaves: also drop
+ * the waiter that runs next from @ids.  Return: false when the summary
+ * (or, now, which cgroups wait) depends on which task the kernel picks.
+ */
+static __always_inline bool shadow_wasted_drop_next(struct shadow_work *w,
+						    struct shadow_wasted_ids *ids)
+{
+	u32 any = w->any, pinned = w->pinned, unknown = w->unknown, nres = w->nr_restricted;
+	bool exact = shadow_work_drop_next(w);
+
+	if (!static_branch_unlikely(&shadow_wasted_on))
+		return exact;
+	return shadow_wasted_ids_drop(ids, any - w->any, pinned - w->pinned,
+				      unknown - w->unknown, nres - w->nr_restricted,
+				      w->nr_restricted) && exact;
+}
+
+/*
+ * The current task stays and waiters were noted: true when a preemption
+ * would change which cgroups wait (a waiter of another cgroup than
+ * @curr's, or waiters of several): refresh at the next switch.
+ */
+static __always_inline bool shadow_wasted_ids_mixed(const struct shadow_wasted_ids *ids,
+						    struct task_struct *curr)
+{
+	pid_t tgid = READ_ONCE(shadow_wasted_tgid);
+	bool trk;
+	u64 c;
+	u32 i;
+
+	if (!static_branch_unlikely(&shadow_wasted_on) || !ids->nr)
+		return false;
+	c = shadow_wasted_cgid(curr);
+	trk = tgid && curr->tgid == tgid;
+	for (i = 0; i < ids->nr; i++)
+		if (ids->cgid[i] != c || !!(ids->kind[i] & WASTED_W_TRACKED) != trk)
+			return true;
+	return false;
+}
+
+#endif
