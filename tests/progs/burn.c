@@ -355,6 +355,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	mark_affinity(getpid());	/* the main thread: after its cgroup and affinity are set */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
