@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Report section "wasted": wasted-core time (idle CPUs while a task that
+ * could run there waited on another CPU's run queue), what the idle CPUs'
+ * balancing did meanwhile, and the run-queue wait split of the command
+ * and of each cgroup: waiting while an allowed CPU was idle (the
+ * balancer's share) or while every allowed CPU was busy (capacity and cpu
+ * shares).  From the module's wasted, wasted_attrib and wasted_cgroups
+ * files and its info (docs/wasted.md).  `run` tracks its command's process
+ * (debugfs wasted_track) for the command's own split.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include "cli/cli.h"
+#include "cli/report.h"
+#include "cli/table.h"
+
+/* The command's process: tracked from fork to the end of the run (cmd_run.c). */
+void report_wasted_track(struct report *r, const char *debugfs, pid_t pid)
+{
+	struct dbgfs_error err;
+	char v[24];
+
+	if (!r->module.loaded)
+		return;
+	snprintf(v, sizeof(v), "%d", (int)pid);
+	r->wasted.tracked = !dbgfs_write(debugfs, "wasted_track", v, &err);
+}
+
+static double cell_ms(const struct dbgfs_table *t, int row, const char *col)
+{
+	const char *s = dbgfs_cell(t, row, dbgfs_col(t, col));
+
+	return s && strcmp(s, "-") ? strtod(s, NULL) : 0.0;
+}
+
+static const char *info(const struct report *r, const char *key)
+{
+	return r->module.have_info ? dbgfs_info_get(&r->module.info, key) : NULL;
+}
+
+static void wasted_collect(struct report *r, const char *debugfs)
+{
+	struct report_wasted *s = &r->wasted;
+	struct dbgfs_error err;
+
+	if (!r->module.loaded) {
+		snprintf(s->why, sizeof(s->why), "%s", r->module.why);
+		return;
+	}
+	if (s->tracked)		/* stop tracking: the counters are read now */
+		dbgfs_write(debugfs, "wasted_track", "0", &err);
+	if (dbgfs_load(debugfs, "wasted", &s->cpus, &err)) {
+		const char *st = info(r, "feature.wasted");
+
+		snprintf(s->why, sizeof(s->why), "%s", st && strncmp(st, "active", 6) ?
+			 st : err.msg);
+		return;
+	}
+	s->have = 1;
+	s->have_attrib = !dbgfs_load(debugfs, "wasted_attrib", &s->attrib, &err);
+	s->have_cgroups = !dbgfs_load(debugfs, "wasted_cgroups", &s->cgroups, &err);
+}
+
+/* The row of the tracked process (`run`'s command) in wasted_cgroups, -1 if none. */
+static int tracked_row(const struct report_wasted *s)
+{
+	int pc = dbgfs_col(&s->cgroups, "path");
+
+	for (int i = 0; s->have_cgroups && i < s->cgroups.nrows; i++)
+		if (!strcmp(dbgfs_cell(&s->cgroups, i, pc), "(tracked)"))
+			return i;
+	return -1;
+}
+
+static void pct(char *buf, size_t len, double part, double all)
+{
+	if (all > 0)
+		snprintf(buf, len, "%.1f (%.0f%%)", part, 100.0 * part / all);
+	else
+		snprintf(buf, len, "%.1f", part);
+}
+
+/* One wait-split row: name, wait, balancer's share, capacity share, unknown, wasted CPU time. */
+static void split_row(struct table *tb, const struct dbgfs_table *t, int row, const char *name)
+{
+	char b[5][48];
+	const char *cells[6];
+	double w = cell_ms(t, row, "wait_ms");
+
+	cells[0] = name;
+	cells[1] = table_fmt(b[0], sizeof(b[0]), "%.1f", w);
+	pct(b[1], sizeof(b[1]), cell_ms(t, row, "wait_idle_ms"), w);
+	pct(b[2], sizeof(b[2]), cell_ms(t, row, "wait_busy_ms"), w);
+	cells[2] = b[1];
+	cells[3] = b[2];
+	cells[4] = table_fmt(b[3], sizeof(b[3]), "%.1f", cell_ms(t, row, "wait_unknown_ms"));
+	cells[5] = table_fmt(b[4], sizeof(b[4]), "%.1f", cell_ms(t, row, "wasted_ms"));
+	table_row(tb, cells);
+}
+
+static void wasted_text(const struct report *r, FILE *f)
+{
+	const struct report_wasted *s = &r->wasted;
+	static const char *const split_cols[] = { "tasks", "wait_ms", "balancer_ms", "capacity_ms",
+		"unknown_ms", "wasted_cpu_ms" };
+	const char *top = info(r, "wasted_policy_top"), *topms = info(r, "wasted_policy_top_ms");
+	const char *per = info(r, "wasted_period_us"), *bound = info(r, "wasted_bound_ms");
+	const char *wk = info(r, "wasted_idle_wakeups");
+	struct table tb;
+	int i, tr, pc;
+
+	fprintf(f, "\n== wasted-core time (module, since reset: a CPU idle while a task that could "
+		"run there waited elsewhere) ==\n");
+	if (!s->have) {
+		fprintf(f, "not available: %s\n", s->why);
+		return;
+	}
+	fprintf(f, "headline: policy that wasted time: %s%s%s\n", top ? top : "-",
+		top && strcmp(top, "-") ? " " : "", top && strcmp(top, "-") && topms ? topms : "");
+	if (top && strcmp(top, "-"))
+		fprintf(f, "  (ms; every policy with its time: `info` wasted_policy.* lines, below by CPU)\n");
+	fprintf(f, "sampled every %s us; error bound from the changes seen: %s ms; samples that woke an "
+		"idle CPU: %s\n", per ? per : "?", bound ? bound : "?", wk ? wk : "?");
+	emit_table_text(f, &s->cpus);
+	if (s->have_attrib) {
+		fprintf(f, "\nwhat the idle CPU's balancing at the nearest waiter's level did meanwhile "
+			"(wasted_attrib; right/unmoved: picked the group with the waiter, moved nothing)\n");
+		emit_table_text(f, &s->attrib);
+	}
+	if (!s->have_cgroups)
+		return;
+	fprintf(f, "\nrun-queue wait split: balancer = an allowed CPU was idle meanwhile (the "
+		"balancer's share); capacity = every allowed CPU was busy (capacity and cpu shares)\n");
+	table_init(&tb, 6);
+	table_header(&tb, split_cols);
+	tr = tracked_row(s);
+	if (tr >= 0)
+		split_row(&tb, &s->cgroups, tr, "(command)");
+	pc = dbgfs_col(&s->cgroups, "path");
+	for (i = 0; i < s->cgroups.nrows; i++) {
+		char path[512];
+
+		if (i == tr)
+			continue;
+		dbgfs_unescape(dbgfs_cell(&s->cgroups, i, pc), path, sizeof(path));
+		split_row(&tb, &s->cgroups, i, path);
+	}
+	table_print(&tb, f);
+	table_free(&tb);
+}
+
+/* One table as JSON rows, with the ms columns as numbers. */
+static void rows_json(struct json_writer *w, const struct dbgfs_table *t)
+{
+	json_arr_begin(w);
+	for (int i = 0; i < t->nrows; i++) {
+		json_obj_begin(w);
+		for (int c = 0; c < t->ncols; c++) {
+			const char *v = dbgfs_cell(t, i, c);
+			char *end, path[512];
+			double d = strtod(v, &end);
+
+			if (!strcmp(t->cols[c], "path")) {
+				dbgfs_unescape(v, path, sizeof(path));
+				json_kv_str(w, t->cols[c], path);
+			} else if (!strcmp(v, "-")) {
+				json_kv_null(w, t->cols[c]);
+			} else if (*v && !*end) {
+				json_kv_double(w, t->cols[c], d);
+			} else {
+				json_kv_str(w, t->cols[c], v);
+			}
+		}
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+}
+
+static void wasted_json(const struct report *r, struct json_writer *w)
+{
+	const struct report_wasted *s = &r->wasted;
+	int tr = tracked_row(s);
+
+	json_key(w, "wasted");
+	json_obj_begin(w);
+	report_json_available(w, s->have, s->why);
+	if (s->have) {
+		const char *top = info(r, "wasted_policy_top"), *topms = info(r, "wasted_policy_top_ms");
+
+		json_key(w, "policy_top");
+		if (top && strcmp(top, "-")) {
+			json_obj_begin(w);
+			json_kv_str(w, "policy", top);
+			json_kv_double(w, "wasted_ms", topms ? strtod(topms, NULL) : 0);
+			json_obj_end(w);
+		} else {
+			json_null(w);
+		}
+		json_key(w, "cpus");
+		rows_json(w, &s->cpus);
+		json_key(w, "attribution");
+		if (s->have_attrib)
+			rows_json(w, &s->attrib);
+		else
+			json_null(w);
+		json_key(w, "cgroups");
+		if (s->have_cgroups)
+			rows_json(w, &s->cgroups);
+		else
+			json_null(w);
+		json_key(w, "command");
+		if (tr >= 0) {
+			json_obj_begin(w);
+			json_kv_double(w, "wait_ms", cell_ms(&s->cgroups, tr, "wait_ms"));
+			json_kv_double(w, "balancer_ms", cell_ms(&s->cgroups, tr, "wait_idle_ms"));
+			json_kv_double(w, "capacity_ms", cell_ms(&s->cgroups, tr, "wait_busy_ms"));
+			json_kv_double(w, "unknown_ms", cell_ms(&s->cgroups, tr, "wait_unknown_ms"));
+			json_kv_double(w, "wasted_ms", cell_ms(&s->cgroups, tr, "wasted_ms"));
+			json_obj_end(w);
+		} else {
+			json_null(w);
+		}
+	}
+	json_obj_end(w);
+}
+
+static void wasted_prom(const struct report *r, struct prom_writer *p)
+{
+	const struct report_wasted *s = &r->wasted;
+	int i, tr = tracked_row(s);
+
+	if (!s->have)
+		return;
+	prom_family(p, PROM_PREFIX "wasted_seconds", "gauge",
+		    "time the CPU was idle while a task that could run there waited elsewhere");
+	for (i = 0; i < s->cpus.nrows; i++) {
+		struct prom_label l[] = { { "cpu", dbgfs_cell(&s->cpus, i, 0) } };
+
+		prom_sample(p, PROM_PREFIX "wasted_seconds", l, 1, cell_ms(&s->cpus, i, "wasted_ms") / 1e3);
+	}
+	prom_family(p, PROM_PREFIX "wasted_unknown_seconds", "gauge",
+		    "idle time when whether a waiting task could run there was unknown");
+	for (i = 0; i < s->cpus.nrows; i++) {
+		struct prom_label l[] = { { "cpu", dbgfs_cell(&s->cpus, i, 0) } };
+
+		prom_sample(p, PROM_PREFIX "wasted_unknown_seconds", l, 1,
+			    cell_ms(&s->cpus, i, "unknown_ms") / 1e3);
+	}
+	if (s->have_attrib) {
+		prom_family(p, PROM_PREFIX "wasted_attributed_seconds", "gauge",
+			    "wasted time by what the idle CPU's balancing at the nearest waiter's level did");
+		for (i = 0; i < s->attrib.nrows; i++) {
+			const struct dbgfs_table *t = &s->attrib;
+			struct prom_label l[] = {
+				{ "cpu", dbgfs_cell(t, i, dbgfs_col(t, "cpu")) },
+				{ "domain", dbgfs_cell(t, i, dbgfs_col(t, "domain")) },
+				{ "verdict", dbgfs_cell(t, i, dbgfs_col(t, "verdict")) },
+				{ "reason", dbgfs_cell(t, i, dbgfs_col(t, "reason")) },
+				{ "cause", dbgfs_cell(t, i, dbgfs_col(t, "cause")) },
+			};
+
+			if (!strcmp(l[0].value, "all"))
+				continue;
+			prom_sample(p, PROM_PREFIX "wasted_attributed_seconds", l, 5,
+				    cell_ms(t, i, "wasted_ms") / 1e3);
+		}
+	}
+	if (s->have_cgroups) {
+		static const char *const cols[] = { "wait_ms", "wait_idle_ms", "wait_busy_ms",
+						    "wait_unknown_ms", "wasted_ms" };
+		static const char *const split[] = { "all", "balancer", "capacity", "unknown" };
+		int pc = dbgfs_col(&s->cgroups, "path");
+
+		prom_family(p, PROM_PREFIX "wait_seconds", "gauge",
+			    "run-queue wait of the cgroup's tasks (task-seconds); split=balancer: an allowed CPU was idle, capacity: all allowed busy");
+		for (i = 0; i < s->cgroups.nrows; i++) {
+			char path[512];
+
+			dbgfs_unescape(dbgfs_cell(&s->cgroups, i, pc), path, sizeof(path));
+			for (int k = 0; k < 4; k++) {
+				struct prom_label l[] = { { "cgroup", i == tr ? "(command)" : path },
+							  { "split", split[k] } };
+
+				prom_sample(p, PROM_PREFIX "wait_seconds", l, 2,
+					    cell_ms(&s->cgroups, i, cols[k]) / 1e3);
+			}
+		}
+		prom_family(p, PROM_PREFIX "wasted_cgroup_seconds", "gauge",
+			    "CPU time idle while a waiting task of the cgroup could have run there");
+		for (i = 0; i < s->cgroups.nrows; i++) {
+			char path[512];
+			struct prom_label l[] = { { "cgroup", path } };
+
+			dbgfs_unescape(dbgfs_cell(&s->cgroups, i, pc), path, sizeof(path));
+			if (i == tr)
+				snprintf(path, sizeof(path), "(command)");
+			prom_sample(p, PROM_PREFIX "wasted_cgroup_seconds", l, 1,
+				    cell_ms(&s->cgroups, i, "wasted_ms") / 1e3);
+		}
+	}
+}
+
+const struct report_section report_wasted_section = {
+	.name = "wasted",
+	.collect = wasted_collect,
+	.text = wasted_text,
+	.json = wasted_json,
+	.prom = wasted_prom,
+};
