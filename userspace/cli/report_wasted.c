@@ -117,10 +117,11 @@ static void wasted_text(const struct report *r, FILE *f)
 		fprintf(f, "not available: %s\n", s->why);
 		return;
 	}
-	fprintf(f, "headline: policy that wasted time: %s%s%s\n", top ? top : "-",
-		top && strcmp(top, "-") ? " " : "", top && strcmp(top, "-") && topms ? topms : "");
 	if (top && strcmp(top, "-"))
-		fprintf(f, "  (ms; every policy with its time: `info` wasted_policy.* lines, below by CPU)\n");
+		fprintf(f, "headline: policy that wasted time: %s %s ms (every such policy: info's "
+			"wasted_policy.* lines; by CPU below)\n", top, topms ? topms : "?");
+	else
+		fprintf(f, "headline: policy that wasted time: none\n");
 	fprintf(f, "sampled every %s us; error bound from the changes seen: %s ms; samples that woke an "
 		"idle CPU: %s\n", per ? per : "?", bound ? bound : "?", wk ? wk : "?");
 	emit_table_text(f, &s->cpus);
