@@ -96,6 +96,7 @@
 #define WASTED_TOPO_REFRESH_NS	(200 * NSEC_PER_MSEC)
 #define WASTED_STALL_NS		(2 * NSEC_PER_SEC)
 #define WASTED_READ_TRIES	16
+#define WASTED_CUTS		7	/* pieces per sample interval: at most 8 */
 
 static unsigned int wasted_period_us = 1000;
 module_param(wasted_period_us, uint, 0444);
@@ -152,6 +153,7 @@ static struct {
 	u32 track_gen;		/* wasted_track_gen the tracked row belongs to */
 	u64 last_ns;		/* the previous sample, 0: none since (re)start */
 	u64 resume_ns;		/* set when a stopped sampler is kicked */
+	bool idle_stop;		/* stopped with every CPU idle: those states hold until resume_ns */
 	u64 samples, cost_ns, cost_max_ns, idle_wakeups, handoffs, starts, stops;
 	u64 delta_max_ns;
 	u64 reset_ns;		/* ktime of the reset the counters start at */
@@ -163,8 +165,15 @@ static struct {
 	u32 (*tick_seq)[WASTED_NR_LEVELS];
 	struct wasted_stretch *st;
 	struct wasted_cgs *cgs;
+	/* each CPU now and at the previous sample */
+	struct shadow_evt *evt, *prev;
+	struct wasted_in *cin, *pin;
+	unsigned int *seq;	/* latch sequence at the previous sample */
+	u64 *stamp;		/* publication time, when changed since the previous sample */
+	bool *changed, *was_idle;
 	/* scratch */
-	struct shadow_evt *evt;
+	u64 *stamps;
+	u64 cuts[WASTED_CUTS];
 	struct wasted_in *in;
 	struct wasted_out *out;
 	struct wasted_scratch scr;
@@ -492,7 +501,8 @@ static void wasted_topo_read(void)
 	rcu_read_unlock();
 }
 
-static bool wasted_read_evt(int cpu, struct shadow_evt *e)
+/* A consistent copy of @cpu's per-event state, and its latch sequence (one flip per publication). */
+static bool wasted_read_evt(int cpu, struct shadow_evt *e, unsigned int *seqp)
 {
 	struct shadow_cpu *sc = shadow_cpus[cpu];
 	int tries;
@@ -501,8 +511,10 @@ static bool wasted_read_evt(int cpu, struct shadow_evt *e)
 		unsigned int seq = raw_read_seqcount_latch(&sc->evt_seq);
 
 		*e = sc->evt[seq & 1];
-		if (!read_seqcount_retry(&sc->evt_seq.seqcount, seq))
+		if (!read_seqcount_retry(&sc->evt_seq.seqcount, seq)) {
+			*seqp = seq;
 			return true;
+		}
 	}
 	return false;
 }
@@ -570,7 +582,8 @@ static void wasted_key_names(u32 key, const char **verdict, const char **reason,
 		*cause = "-";
 }
 
-static void wasted_trace(int cpu, u64 now, u64 len, const struct wasted_stretch *st, u32 level)
+/* The event of a stretch of @len that ended at @end. */
+static void wasted_trace(int cpu, u64 end, u64 len, const struct wasted_stretch *st, u32 level)
 {
 	const char *verdict = "-", *reason = "-", *cause = "-", *path;
 	u64 cg = 0, best = 0;
@@ -594,7 +607,7 @@ static void wasted_trace(int cpu, u64 now, u64 len, const struct wasted_stretch 
 		wasted_key_names(key, &verdict, &reason, &cause);
 		level = WASTED_KEY_LEVEL(key);
 	}
-	trace_wasted_interval(cpu, now - len, len,
+	trace_wasted_interval(cpu, end - len, len,
 			      wasted_level_name[level < WASTED_NR_LEVELS ? level : WASTED_LVL_OTHER],
 			      cg, path ? path : SHADOW_CGPATH_UNRESOLVED, st->cgroups, verdict, reason,
 			      cause);
@@ -614,6 +627,7 @@ static u32 wasted_charge(int c, const struct wasted_out *o, u64 ns, bool first)
 	smp_rmb();
 	rec = READ_ONCE(pc->rec[lvl]);
 	attempts = s - W.tick_seq[c][lvl];
+	W.tick_seq[c][lvl] = s;	/* the next piece of this sample counts none of them again */
 	if (s == W.stretch_seq[c][lvl] || !(rec & WASTED_REC_VALID))
 		key = wasted_key(lvl, WASTED_V_NO_ATTEMPT, 0, 0);
 	else
@@ -623,14 +637,64 @@ static u32 wasted_charge(int c, const struct wasted_out *o, u64 ns, bool first)
 }
 
 /*
+ * One piece [@a, @b) of a sample interval: every CPU in the state it had
+ * there (its previous sample's until its publication stamp, the current
+ * one from then on), classified, and @b - @a charged to what was seen.
+ */
+static void wasted_piece(u64 a, u64 b, u32 n)
+{
+	u64 ns = b - a;
+	u32 c;
+
+	for (c = 0; c < n; c++)
+		W.in[c] = W.changed[c] && !wasted_in_new(W.stamp[c], a, b) ? W.pin[c] : W.cin[c];
+	wasted_classify(&W.topo, W.in, n, &W.scr, W.out);
+	for (c = 0; c < n; c++) {
+		const struct wasted_out *o = &W.out[c];
+		struct wasted_stretch *st = &W.st[c];
+		bool first = o->cls == WASTED_C_WASTE && !W.acc[c].stretch_ns;
+		u64 ended_len;
+
+		if (o->cls != WASTED_C_BUSY && o->cls != WASTED_C_OFF)
+			W.was_idle[c] = true;
+		if (wasted_cpu_add(&W.acc[c], o, ns, &ended_len) &&
+		    ended_len >= (u64)wasted_trace_ms * NSEC_PER_MSEC && trace_wasted_interval_enabled())
+			wasted_trace(c, a, ended_len, st, WASTED_LVL_NONE);
+		if (o->cls == WASTED_C_WASTE) {
+			u32 key;
+
+			if (first) {
+				memset(st, 0, sizeof(*st));
+				/* ask for the path now: the event at its end finds it */
+				if (trace_wasted_interval_enabled() && W.scr.nr_cg)
+					shadow_cgpath_lookup(W.scr.cg[0].cgid);
+			}
+			key = wasted_charge(c, o, ns, first);
+			wasted_stretch_note(st, o, key, ns);
+		}
+	}
+	wasted_cgs_add(W.cgs, &W.scr, W.out, n, ns);
+}
+
+/*
  * One sample at @now.  Return: true when no CPU is busy; *@me_idle when
  * the sampler's CPU @me is idle, *@busy a busy CPU to hand the timer to.
+ *
+ * Every CPU's summary carries the time it was published: a CPU whose
+ * summary changed since the previous sample was in its previous state
+ * until then, so the interval is cut at those times (at most WASTED_CUTS
+ * cuts) and each piece is classified with the states it really had.  What
+ * the samples cannot see: a CPU that published more than once since the
+ * previous sample passed through states between the two; that time, from
+ * the previous sample to its last publication, is added to the bound of
+ * every CPU idle in the interval (`bound_ms`), as is a whole interval
+ * whose changes were more than WASTED_CUTS.
  */
 static bool wasted_sample(u64 now, int me, bool *me_idle, int *busy)
 {
-	u32 n = W.topo.nr_cpus, c, l, gen = atomic_read(&shadow_reset_gen);
-	bool any_busy = false;
-	u64 delta;
+	u32 n = W.topo.nr_cpus, c, l, gen = atomic_read(&shadow_reset_gen), ncut, k;
+	u64 t0, unsure = 0, nstamps = 0;
+	bool any_busy = false, restart = false;
 
 	*me_idle = false;
 	*busy = -1;
@@ -638,37 +702,62 @@ static bool wasted_sample(u64 now, int me, bool *me_idle, int *busy)
 		wasted_clear(now);
 		W.gen = gen;
 		W.last_ns = 0;
+		W.idle_stop = false;
 	}
 	if (W.track_gen != READ_ONCE(wasted_track_gen)) {
 		memset(&W.cgs->tracked, 0, sizeof(W.cgs->tracked));
 		W.track_gen = READ_ONCE(wasted_track_gen);
 	}
-	if (!W.last_ns)
-		W.last_ns = READ_ONCE(W.resume_ns) && READ_ONCE(W.resume_ns) < now &&
-			    READ_ONCE(W.resume_ns) > W.reset_ns ? READ_ONCE(W.resume_ns) : now;
-	delta = now > W.last_ns ? now - W.last_ns : 0;
-	W.last_ns = now;
-	if (delta > W.delta_max_ns)
-		W.delta_max_ns = delta;
+	if (!W.last_ns) {
+		u64 resume = READ_ONCE(W.resume_ns);
+
+		if (W.idle_stop && resume && resume <= now) {
+			W.last_ns = resume;	/* every CPU idle until the kick: known */
+		} else {
+			/* (re)started: the states before this sample are not known, begin here */
+			restart = true;
+			W.last_ns = now;
+		}
+		W.idle_stop = false;
+	}
+	t0 = W.last_ns;
+	if (now - t0 > W.delta_max_ns)
+		W.delta_max_ns = now - t0;
 	if (!W.topo_ns || now - W.topo_ns > WASTED_TOPO_REFRESH_NS) {
 		wasted_topo_read();
 		W.topo_ns = now;
 	}
 
 	for (c = 0; c < n; c++) {
-		struct wasted_in *in = &W.in[c];
-		struct shadow_evt *e = &W.evt[c];
+		struct wasted_in *in = &W.cin[c];
+		struct shadow_evt *e = &W.evt[c], *pe = &W.prev[c];
+		unsigned int seq = 0;
 
+		/* the previous sample's state becomes the "before" side */
+		memcpy(pe, e, sizeof(*pe));
+		W.pin[c] = W.cin[c];
+		W.pin[c].w = &pe->work;
+		W.pin[c].ids = &pe->ids;
 		in->w = &e->work;
 		in->ids = &e->ids;
-		if (!cpu_online(c) || !shadow_cpus[c])
+		if (!cpu_online(c) || !shadow_cpus[c] || !wasted_pc[c])
 			in->state = WASTED_IN_OFF;
-		else if (!wasted_read_evt(c, e) || !e->ids.valid)
+		else if (!wasted_read_evt(c, e, &seq) || !e->ids.valid)
 			in->state = WASTED_IN_VOID;
 		else if (e->nr_running)
 			in->state = WASTED_IN_BUSY;
 		else
 			in->state = WASTED_IN_IDLE;
+		W.changed[c] = !restart && in->state != WASTED_IN_OFF && in->state != WASTED_IN_VOID &&
+			       seq != W.seq[c] && e->ids.stamp > t0;
+		if (W.changed[c]) {
+			W.stamp[c] = e->ids.stamp < now ? e->ids.stamp : now;
+			W.stamps[nstamps++] = W.stamp[c];
+			if (seq - W.seq[c] > 1 && W.stamp[c] - t0 > unsure)
+				unsure = W.stamp[c] - t0;	/* states in between not seen */
+		}
+		W.seq[c] = seq;
+		W.was_idle[c] = false;
 		if (in->state == WASTED_IN_BUSY) {
 			any_busy = true;
 			if ((int)c != me && (*busy < 0 || c == (u32)me + 1))
@@ -677,31 +766,22 @@ static bool wasted_sample(u64 now, int me, bool *me_idle, int *busy)
 		if ((int)c == me && in->state == WASTED_IN_IDLE)
 			*me_idle = true;
 	}
-	wasted_classify(&W.topo, W.in, n, &W.scr, W.out);
+	ncut = wasted_cuts(W.stamps, nstamps, t0, now, W.cuts, WASTED_CUTS);
+	if (nstamps > WASTED_CUTS && ncut == WASTED_CUTS)
+		unsure = now - t0;	/* merged pieces: any of them may be off */
+	for (k = 0; k <= ncut; k++) {
+		u64 a = k ? W.cuts[k - 1] : t0, b = k < ncut ? W.cuts[k] : now;
 
+		if (b > a)
+			wasted_piece(a, b, n);
+	}
 	for (c = 0; c < n; c++) {
-		const struct wasted_out *o = &W.out[c];
-		struct wasted_stretch *st = &W.st[c];
-		u64 ended_len;
-		bool first = o->cls == WASTED_C_WASTE && !W.acc[c].stretch_ns;
-
-		if (wasted_cpu_add(&W.acc[c], o, delta, &ended_len)) {
-			if (ended_len >= (u64)wasted_trace_ms * NSEC_PER_MSEC &&
-			    trace_wasted_interval_enabled())
-				wasted_trace(c, now - delta, ended_len, st, WASTED_LVL_NONE);
-		}
-		if (o->cls == WASTED_C_WASTE) {
-			u32 key;
-
-			if (first)
-				memset(st, 0, sizeof(*st));
-			key = wasted_charge(c, o, delta, first);
-			wasted_stretch_note(st, o, key, delta);
-		}
-		for (l = 0; l < WASTED_NR_LEVELS; l++)
+		if (unsure && W.was_idle[c])
+			W.acc[c].bound_ns += unsure;
+		for (l = 0; wasted_pc[c] && l < WASTED_NR_LEVELS; l++)
 			W.tick_seq[c][l] = atomic_read(&wasted_pc[c]->seq[l]);
 	}
-	wasted_cgs_add(W.cgs, &W.scr, W.out, n, delta);
+	W.last_ns = now;
 	W.samples++;
 	return !any_busy;
 }
@@ -734,6 +814,7 @@ static enum hrtimer_restart wasted_tick(struct hrtimer *timer)
 		if (atomic_cmpxchg(&shadow_wasted_owner, me, WASTED_STOPPED) == me) {
 			spin_lock(&W.lock);
 			W.last_ns = 0;
+			W.idle_stop = false;
 			W.stops++;
 			spin_unlock(&W.lock);
 		}
@@ -753,6 +834,7 @@ static enum hrtimer_restart wasted_tick(struct hrtimer *timer)
 		W.stops++;
 		W.last_ns = 0;
 		W.resume_ns = 0;
+		W.idle_stop = true;
 	}
 	spin_unlock(&W.lock);
 	atomic64_set(&wasted_last_tick_ns, now);
@@ -763,8 +845,9 @@ static enum hrtimer_restart wasted_tick(struct hrtimer *timer)
 		/* an event between the sample and the stop saw the owner set: look again */
 		for (busy = 0; busy < (int)nr_cpu_ids; busy++) {
 			struct shadow_evt e;
+			unsigned int seq;
 
-			if (cpu_online(busy) && shadow_cpus[busy] && wasted_read_evt(busy, &e) &&
+			if (cpu_online(busy) && shadow_cpus[busy] && wasted_read_evt(busy, &e, &seq) &&
 			    e.nr_running)
 				break;
 		}
@@ -806,6 +889,14 @@ static void wasted_free(void)
 	kvfree(W.st);
 	kvfree(W.cgs);
 	kvfree(W.evt);
+	kvfree(W.prev);
+	kvfree(W.cin);
+	kvfree(W.pin);
+	kvfree(W.seq);
+	kvfree(W.stamp);
+	kvfree(W.changed);
+	kvfree(W.was_idle);
+	kvfree(W.stamps);
 	kvfree(W.in);
 	kvfree(W.out);
 	kvfree(W.scr.idle);
@@ -845,6 +936,14 @@ static int wasted_alloc(void)
 	W.st = kvcalloc(n, sizeof(*W.st), GFP_KERNEL);
 	W.cgs = kvzalloc(sizeof(*W.cgs), GFP_KERNEL);
 	W.evt = kvcalloc(n, sizeof(*W.evt), GFP_KERNEL);
+	W.prev = kvcalloc(n, sizeof(*W.prev), GFP_KERNEL);
+	W.cin = kvcalloc(n, sizeof(*W.cin), GFP_KERNEL);
+	W.pin = kvcalloc(n, sizeof(*W.pin), GFP_KERNEL);
+	W.seq = kvcalloc(n, sizeof(*W.seq), GFP_KERNEL);
+	W.stamp = kvcalloc(n, sizeof(*W.stamp), GFP_KERNEL);
+	W.changed = kvcalloc(n, sizeof(*W.changed), GFP_KERNEL);
+	W.was_idle = kvcalloc(n, sizeof(*W.was_idle), GFP_KERNEL);
+	W.stamps = kvcalloc(n, sizeof(*W.stamps), GFP_KERNEL);
 	W.in = kvcalloc(n, sizeof(*W.in), GFP_KERNEL);
 	W.out = kvcalloc(n, sizeof(*W.out), GFP_KERNEL);
 	/* five bitmaps in one block: idle, void, any_src, unk_src, yes */
@@ -854,7 +953,8 @@ static int wasted_alloc(void)
 	W.topo.slot = kvcalloc(n, WASTED_MAX_DOMAINS, GFP_KERNEL);
 	W.topo.span = kvcalloc((size_t)n * WASTED_MAX_DOMAINS * words, sizeof(u64), GFP_KERNEL);
 	if (!W.acc || !W.keys || !W.stretch_seq || !W.tick_seq || !W.st || !W.cgs || !W.evt ||
-	    !W.in || !W.out || !W.scr.idle || !W.scr.rsrc || !W.topo.nlev || !W.topo.slot ||
+	    !W.prev || !W.cin || !W.pin || !W.seq || !W.stamp || !W.changed || !W.was_idle ||
+	    !W.stamps || !W.in || !W.out || !W.scr.idle || !W.scr.rsrc || !W.topo.nlev || !W.topo.slot ||
 	    !W.topo.span)
 		return -ENOMEM;
 	W.scr.words = words;

@@ -18,6 +18,7 @@
 #include <linux/cgroup.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/timekeeping.h>
 #include "core/work.h"
 #include "core/wasted_core.h"
 
@@ -65,6 +66,7 @@ static __always_inline void shadow_wasted_ids_begin(struct shadow_wasted_ids *id
 {
 	if (!static_branch_unlikely(&shadow_wasted_on))
 		return;
+	ids->stamp = ktime_get_mono_fast_ns();	/* when this state began */
 	ids->valid = 1;
 	ids->nr = 0;
 	if (unlikely(atomic_read(&shadow_wasted_owner) == -1))	/* WASTED_STOPPED */

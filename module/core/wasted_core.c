@@ -354,11 +354,8 @@ bool wasted_cpu_add(struct wasted_cpu_acc *a, const struct wasted_out *o, u64 ns
 {
 	bool ended = false;
 
-	if (o->cls != WASTED_C_OFF) {
+	if (o->cls != WASTED_C_OFF)
 		a->sampled_ns += ns;
-		if (a->prev_cls != o->cls && a->prev_cls != WASTED_C_OFF)
-			a->bound_ns += ns;	/* the change fell somewhere in this interval */
-	}
 	switch (o->cls) {
 	case WASTED_C_WASTE:
 		a->idle_ns += ns;
@@ -390,6 +387,36 @@ bool wasted_cpu_add(struct wasted_cpu_acc *a, const struct wasted_out *o, u64 ns
 	}
 	a->prev_cls = o->cls;
 	return ended;
+}
+
+u32 wasted_cuts(const u64 *stamps, u32 n, u64 t0, u64 t1, u64 *cuts, u32 max)
+{
+	u32 i, j, k, m = 0;
+
+	if (!max)
+		return 0;
+	/* insertion into a sorted list of distinct times inside (t0, t1) */
+	for (i = 0; i < n; i++) {
+		u64 s = stamps[i];
+
+		if (s <= t0 || s >= t1)
+			continue;
+		for (k = 0; k < m && cuts[k] < s; k++)
+			;
+		if (k < m && cuts[k] == s)
+			continue;
+		if (m == max) {
+			/* full: keep max evenly spaced cuts instead (the pieces merge) */
+			for (k = 0; k < max; k++)
+				cuts[k] = t0 + (t1 - t0) / (max + 1) * (k + 1);
+			return max;
+		}
+		for (j = m; j > k; j--)
+			cuts[j] = cuts[j - 1];
+		cuts[k] = s;
+		m++;
+	}
+	return m;
 }
 
 /* A multiplicative hash of the id (no division): the table's start slot. */

@@ -48,6 +48,7 @@ enum wasted_wkind {
 #define WASTED_W_TRACKED	0x80
 
 struct shadow_wasted_ids {
+	u64 stamp;		/* ktime_get_mono_fast_ns() of the publication */
 	u8 valid;		/* published by a scan that noted ids */
 	u8 nr;
 	u8 kind[WASTED_IDS_MAX];
@@ -221,6 +222,22 @@ struct wasted_keys {
 
 void wasted_keys_add(struct wasted_keys *t, u32 key, u64 ns, u32 attempts);
 
+/*
+ * Where one sample interval (@t0, @t1] is cut: the publication times
+ * @stamps[0..n) of the CPUs whose state changed inside it (any order;
+ * values outside the interval are ignored).  Writes the ascending cut
+ * times into @cuts (at most @max of them, merged to evenly spaced ones
+ * past that) and returns how many.  Each CPU is in its new state in
+ * every piece that starts at or after its stamp (wasted_in_new()).
+ */
+u32 wasted_cuts(const u64 *stamps, u32 n, u64 t0, u64 t1, u64 *cuts, u32 max);
+
+/* Is a CPU that changed at @stamp in its new state during the piece [@a, @b)? */
+static inline bool wasted_in_new(u64 stamp, u64 a, u64 b)
+{
+	return stamp <= a + (b - a) / 2;
+}
+
 /* Per-CPU totals since reset. */
 struct wasted_cpu_acc {
 	u64 sampled_ns;		/* online time covered by samples */
@@ -228,7 +245,7 @@ struct wasted_cpu_acc {
 	u64 wasted_ns;
 	u64 unknown_ns;		/* UNKNOWN + VOID */
 	u64 level_ns[WASTED_NR_LEVELS];
-	u64 bound_ns;		/* intervals in which the class was seen to change */
+	u64 bound_ns;		/* time whose class the samples could not pin down (see wasted.c) */
 	u64 intervals;		/* wasted stretches begun */
 	u64 longest_ns;
 	u64 stretch_ns;		/* the current stretch so far (0 outside one) */
@@ -236,10 +253,9 @@ struct wasted_cpu_acc {
 };
 
 /*
- * Add one sample of @ns (the time since the previous sample) to @a:
- * right-endpoint rule, the class seen now is charged for the interval.
- * Return: true when a wasted stretch ended with this sample (its length
- * is in *@ended_ns).
+ * Add @ns of class @o to @a (one piece of a sample interval in which
+ * every CPU's state is known).  Return: true when a wasted stretch ended
+ * with this piece (its length is in *@ended_ns).
  */
 bool wasted_cpu_add(struct wasted_cpu_acc *a, const struct wasted_out *o, u64 ns,
 		    u64 *ended_ns);

@@ -209,14 +209,30 @@ int main(void)
 	wasted_cpu_add(&acc, &out[0], 1500, &ended);
 	tap_ok(acc.wasted_ns == 2500 && acc.level_ns[WASTED_LVL_DIE] == 2500 && acc.intervals == 1 &&
 	       acc.stretch_ns == 2500, "two wasted samples: one stretch of 2500");
-	tap_ok(acc.bound_ns == 1000, "the busy->wasted change adds its interval to the bound");
+	tap_ok(!acc.bound_ns, "pieces of known state add nothing to the bound");
 	out[0].cls = WASTED_C_NONE;
 	tap_ok(wasted_cpu_add(&acc, &out[0], 700, &ended) && ended == 2500 && acc.longest_ns == 2500,
 	       "the stretch ends at the next sample that is not wasted (2500)");
-	tap_ok(acc.idle_ns == 3200 && acc.bound_ns == 1700 && !acc.stretch_ns, "idle 3200, bound 1700");
+	tap_ok(acc.idle_ns == 3200 && !acc.stretch_ns, "idle 3200, no stretch open");
 	out[0].cls = WASTED_C_UNKNOWN;
 	wasted_cpu_add(&acc, &out[0], 300, &ended);
 	tap_ok(acc.unknown_ns == 300 && acc.wasted_ns == 2500, "unknown time is its own");
+
+	/* cutting a sample interval at the publication times */
+	{
+		u64 st[6] = { 50, 20, 20, 5, 100, 70 }, cuts[8];
+		u32 m = wasted_cuts(st, 6, 10, 100, cuts, 7);
+
+		tap_ok(m == 3 && cuts[0] == 20 && cuts[1] == 50 && cuts[2] == 70,
+		       "cuts: distinct stamps inside (10, 100), ascending (%u: %llu %llu %llu)", m,
+		       (unsigned long long)cuts[0], (unsigned long long)cuts[1], (unsigned long long)cuts[2]);
+		m = wasted_cuts(st, 6, 10, 100, cuts, 2);
+		tap_ok(m == 2 && cuts[0] == 40 && cuts[1] == 70,
+		       "cuts: more changes than cuts: evenly spaced cuts (%llu %llu)",
+		       (unsigned long long)cuts[0], (unsigned long long)cuts[1]);
+		tap_ok(wasted_in_new(20, 20, 50) && !wasted_in_new(50, 20, 50) && wasted_in_new(30, 20, 50),
+		       "a CPU is in its new state in pieces that start at or after its stamp (midpoint rule)");
+	}
 
 	/* attribution rows */
 	memset(&keys, 0, sizeof(keys));
