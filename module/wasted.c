@@ -60,6 +60,7 @@
 #include <linux/timekeeping.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/topology.h>
+#include <linux/sort.h>
 
 #include "kstruct.h"
 #include "shadow.h"
@@ -96,7 +97,27 @@
 #define WASTED_TOPO_REFRESH_NS	(200 * NSEC_PER_MSEC)
 #define WASTED_STALL_NS		(2 * NSEC_PER_SEC)
 #define WASTED_READ_TRIES	16
-#define WASTED_CUTS		7	/* pieces per sample interval: at most 8 */
+/*
+ * Each CPU's change log: the last WASTED_LOG changes of its waiting state
+ * (struct wasted_state, 240 bytes), written under its rq lock, read by the
+ * sampler.  A sample replays at most WASTED_STEPS changes; the rest wait
+ * for the next sample (or, past the log's size, are lost: unknown time).
+ */
+#define WASTED_LOG		64
+#define WASTED_STEPS		1024
+
+struct wasted_log {
+	u32 head;		/* changes written; entry i is ent[i % WASTED_LOG] */
+	struct wasted_state ent[WASTED_LOG];
+};
+
+struct wasted_step {
+	u64 stamp;
+	u32 cpu;
+	u32 idx;		/* its log index */
+};
+
+static struct wasted_log **wasted_logs;
 
 static unsigned int wasted_period_us = 1000;
 module_param(wasted_period_us, uint, 0444);
@@ -154,7 +175,7 @@ static struct {
 	u64 last_ns;		/* the previous sample, 0: none since (re)start */
 	u64 resume_ns;		/* set when a stopped sampler is kicked */
 	bool idle_stop;		/* stopped with every CPU idle: those states hold until resume_ns */
-	u64 samples, cost_ns, cost_max_ns, idle_wakeups, handoffs, starts, stops;
+	u64 samples, cost_ns, cost_max_ns, idle_wakeups, handoffs, starts, stops, steps_total;
 	u64 delta_max_ns;
 	u64 reset_ns;		/* ktime of the reset the counters start at */
 	u64 topo_ns;		/* when the topology was last read */
@@ -165,15 +186,14 @@ static struct {
 	u32 (*tick_seq)[WASTED_NR_LEVELS];
 	struct wasted_stretch *st;
 	struct wasted_cgs *cgs;
-	/* each CPU now and at the previous sample */
-	struct shadow_evt *evt, *prev;
-	struct wasted_in *cin, *pin;
-	unsigned int *seq;	/* latch sequence at the previous sample */
-	u64 *stamp;		/* publication time, when changed since the previous sample */
-	bool *changed, *was_idle;
-	/* scratch */
-	u64 *stamps;
-	u64 cuts[WASTED_CUTS];
+	/* each CPU's state as replayed from its change log */
+	struct wasted_state *cur;
+	bool *known;		/* cur[c] holds: its log was read without a gap */
+	u32 *tail;		/* the next log entry to read */
+	bool *was_idle;
+	/* scratch: the changes of one sample, in time order */
+	struct wasted_step *steps;
+	u32 nsteps;
 	struct wasted_in *in;
 	struct wasted_out *out;
 	struct wasted_scratch scr;
@@ -501,22 +521,61 @@ static void wasted_topo_read(void)
 	rcu_read_unlock();
 }
 
-/* A consistent copy of @cpu's per-event state, and its latch sequence (one flip per publication). */
-static bool wasted_read_evt(int cpu, struct shadow_evt *e, unsigned int *seqp)
+/**
+ * shadow_wasted_log() - append a CPU's waiting state to its change log
+ * @rq: the run queue whose lock the caller holds (every writer of this
+ *      CPU's log does: they are serialized)
+ * @e:  the per-event state just filled (waiters.c)
+ *
+ * Only a change is logged (same busy flag, counts, masks and waiters as
+ * the last entry: nothing).  Bounded: one comparison and one 240-byte
+ * entry; one clock read per change.
+ */
+void shadow_wasted_log(struct rq *rq, const struct shadow_evt *e)
 {
-	struct shadow_cpu *sc = shadow_cpus[cpu];
-	int tries;
+	int cpu = ks_rq_cpu(rq);
+	struct wasted_log *lg;
+	struct wasted_state *st;
+	bool busy = e->nr_running > 0;
+	u32 h;
 
-	for (tries = 0; tries < WASTED_READ_TRIES; tries++) {
-		unsigned int seq = raw_read_seqcount_latch(&sc->evt_seq);
+	if (!static_branch_unlikely(&shadow_wasted_on) || (unsigned int)cpu >= nr_cpu_ids)
+		return;
+	lg = wasted_logs[cpu];
+	if (unlikely(!lg))
+		return;
+	h = lg->head;
+	if (h && wasted_state_same(&lg->ent[(h - 1) % WASTED_LOG], busy, &e->work, &e->ids))
+		return;
+	st = &lg->ent[h % WASTED_LOG];
+	st->stamp = ktime_get_mono_fast_ns();
+	st->busy = busy;
+	st->work = e->work;
+	st->ids = e->ids;
+	smp_store_release(&lg->head, h + 1);	/* the entry before the count readers compare */
+}
 
-		*e = sc->evt[seq & 1];
-		if (!read_seqcount_retry(&sc->evt_seq.seqcount, seq)) {
-			*seqp = seq;
-			return true;
-		}
-	}
-	return false;
+/* Copy log entry @idx of @cpu; false if the writer may have overwritten it meanwhile. */
+static bool wasted_log_copy(int cpu, u32 idx, struct wasted_state *out)
+{
+	struct wasted_log *lg = wasted_logs[cpu];
+	u32 h;
+
+	*out = lg->ent[idx % WASTED_LOG];
+	smp_rmb();
+	h = READ_ONCE(lg->head);
+	/* the writer fills entry h (index h % WASTED_LOG) before counting it */
+	return idx + WASTED_LOG > h;
+}
+
+/* Has @cpu's last logged state nr_running > 0?  (all-idle re-check) */
+static bool wasted_log_busy(int cpu)
+{
+	struct wasted_log *lg = wasted_logs[cpu];
+	struct wasted_state st;
+	u32 h = smp_load_acquire(&lg->head);
+
+	return h && wasted_log_copy(cpu, h - 1, &st) && st.busy;
 }
 
 static void wasted_clear(u64 now)
@@ -527,7 +586,7 @@ static void wasted_clear(u64 now)
 	memset(W.keys, 0, n * sizeof(*W.keys));
 	memset(W.st, 0, n * sizeof(*W.st));
 	memset(W.cgs, 0, sizeof(*W.cgs));
-	W.samples = W.cost_ns = W.cost_max_ns = W.idle_wakeups = W.handoffs = 0;
+	W.samples = W.cost_ns = W.cost_max_ns = W.idle_wakeups = W.handoffs = W.steps_total = 0;
 	W.starts = W.stops = W.delta_max_ns = 0;
 	W.reset_ns = now;
 }
@@ -636,18 +695,30 @@ static u32 wasted_charge(int c, const struct wasted_out *o, u64 ns, bool first)
 	return key;
 }
 
+/* The sampler's view of @cpu from its replayed state. */
+static void wasted_in_of(u32 c)
+{
+	struct wasted_in *in = &W.in[c];
+
+	in->w = &W.cur[c].work;
+	in->ids = &W.cur[c].ids;
+	if (!cpu_online(c) || !wasted_logs[c])
+		in->state = WASTED_IN_OFF;
+	else if (!W.known[c] || !W.cur[c].ids.valid)
+		in->state = WASTED_IN_VOID;
+	else
+		in->state = W.cur[c].busy ? WASTED_IN_BUSY : WASTED_IN_IDLE;
+}
+
 /*
- * One piece [@a, @b) of a sample interval: every CPU in the state it had
- * there (its previous sample's until its publication stamp, the current
- * one from then on), classified, and @b - @a charged to what was seen.
+ * One piece [@a, @b) in which no CPU's state changed: every CPU
+ * classified, and @b - @a charged to what it was.
  */
 static void wasted_piece(u64 a, u64 b, u32 n)
 {
 	u64 ns = b - a;
 	u32 c;
 
-	for (c = 0; c < n; c++)
-		W.in[c] = W.changed[c] && !wasted_in_new(W.stamp[c], a, b) ? W.pin[c] : W.cin[c];
 	wasted_classify(&W.topo, W.in, n, &W.scr, W.out);
 	for (c = 0; c < n; c++) {
 		const struct wasted_out *o = &W.out[c];
@@ -676,24 +747,35 @@ static void wasted_piece(u64 a, u64 b, u32 n)
 	wasted_cgs_add(W.cgs, &W.scr, W.out, n, ns);
 }
 
+static int wasted_step_cmp(const void *a, const void *b)
+{
+	const struct wasted_step *x = a, *y = b;
+
+	if (x->stamp != y->stamp)
+		return x->stamp < y->stamp ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
 /*
- * One sample at @now.  Return: true when no CPU is busy; *@me_idle when
- * the sampler's CPU @me is idle, *@busy a busy CPU to hand the timer to.
+ * One sample at @now: replay every CPU's logged changes since the last
+ * sample in time order, classifying each piece between two changes with
+ * the states the CPUs really had.  Return: true when no CPU is busy;
+ * *@me_idle when the sampler's CPU @me is idle, *@busy a busy CPU to hand
+ * the timer to.
  *
- * Every CPU's summary carries the time it was published: a CPU whose
- * summary changed since the previous sample was in its previous state
- * until then, so the interval is cut at those times (at most WASTED_CUTS
- * cuts) and each piece is classified with the states it really had.  What
- * the samples cannot see: a CPU that published more than once since the
- * previous sample passed through states between the two; that time, from
- * the previous sample to its last publication, is added to the bound of
- * every CPU idle in the interval (`bound_ms`), as is a whole interval
- * whose changes were more than WASTED_CUTS.
+ * What this cannot know: changes lost because a CPU logged more than
+ * WASTED_LOG of them between two samples (its state is void, so idle
+ * CPUs read unknown, until the first entry after the gap), and changes
+ * published after the sample covered their time (a writer delayed between
+ * its clock read and its count: applied at the start of the next sample;
+ * the delay is added to the bound of every CPU idle then).
  */
 static bool wasted_sample(u64 now, int me, bool *me_idle, int *busy)
 {
-	u32 n = W.topo.nr_cpus, c, l, gen = atomic_read(&shadow_reset_gen), ncut, k;
-	u64 t0, unsure = 0, nstamps = 0;
+	u32 n = W.topo.nr_cpus, c, l, i, gen = atomic_read(&shadow_reset_gen);
+	u64 t0, t, late = 0, end = now;
 	bool any_busy = false, restart = false;
 
 	*me_idle = false;
@@ -714,7 +796,7 @@ static bool wasted_sample(u64 now, int me, bool *me_idle, int *busy)
 		if (W.idle_stop && resume && resume <= now) {
 			W.last_ns = resume;	/* every CPU idle until the kick: known */
 		} else {
-			/* (re)started: the states before this sample are not known, begin here */
+			/* (re)started: the states before now are not known, begin here */
 			restart = true;
 			W.last_ns = now;
 		}
@@ -728,61 +810,83 @@ static bool wasted_sample(u64 now, int me, bool *me_idle, int *busy)
 		W.topo_ns = now;
 	}
 
+	/* the changes since the last sample, every CPU's, in time order */
+	W.nsteps = 0;
 	for (c = 0; c < n; c++) {
-		struct wasted_in *in = &W.cin[c];
-		struct shadow_evt *e = &W.evt[c], *pe = &W.prev[c];
-		unsigned int seq = 0;
+		struct wasted_log *lg = wasted_logs[c];
+		u32 h, from;
 
-		/* the previous sample's state becomes the "before" side */
-		memcpy(pe, e, sizeof(*pe));
-		W.pin[c] = W.cin[c];
-		W.pin[c].w = &pe->work;
-		W.pin[c].ids = &pe->ids;
-		in->w = &e->work;
-		in->ids = &e->ids;
-		if (!cpu_online(c) || !shadow_cpus[c] || !wasted_pc[c])
-			in->state = WASTED_IN_OFF;
-		else if (!wasted_read_evt(c, e, &seq) || !e->ids.valid)
-			in->state = WASTED_IN_VOID;
-		else if (e->nr_running)
-			in->state = WASTED_IN_BUSY;
-		else
-			in->state = WASTED_IN_IDLE;
-		W.changed[c] = !restart && in->state != WASTED_IN_OFF && in->state != WASTED_IN_VOID &&
-			       seq != W.seq[c] && e->ids.stamp > t0;
-		if (W.changed[c]) {
-			W.stamp[c] = e->ids.stamp < now ? e->ids.stamp : now;
-			W.stamps[nstamps++] = W.stamp[c];
-			if (seq - W.seq[c] > 1 && W.stamp[c] - t0 > unsure)
-				unsure = W.stamp[c] - t0;	/* states in between not seen */
-		}
-		W.seq[c] = seq;
 		W.was_idle[c] = false;
-		if (in->state == WASTED_IN_BUSY) {
+		if (!lg || !cpu_online(c))
+			continue;
+		h = smp_load_acquire(&lg->head);
+		if (restart || !W.known[c]) {
+			/* start from the last entry: the state the CPU is in now */
+			W.known[c] = h && wasted_log_copy(c, h - 1, &W.cur[c]);
+			W.tail[c] = h;
+			continue;
+		}
+		from = W.tail[c];
+		if (h - from > WASTED_LOG) {	/* lost: void until the gap is behind */
+			W.known[c] = false;
+			W.tail[c] = h;
+			continue;
+		}
+		for (i = from; i != h && W.nsteps < WASTED_STEPS; i++) {
+			struct wasted_step *sp = &W.steps[W.nsteps++];
+
+			sp->stamp = READ_ONCE(wasted_logs[c]->ent[i % WASTED_LOG].stamp);
+			sp->cpu = c;
+			sp->idx = i;
+		}
+	}
+	sort(W.steps, W.nsteps, sizeof(*W.steps), wasted_step_cmp, NULL);
+	if (W.nsteps == WASTED_STEPS)	/* more to replay: account up to the last one read */
+		end = max(t0, min(now, W.steps[W.nsteps - 1].stamp));
+
+	for (c = 0; c < n; c++)
+		wasted_in_of(c);
+	t = t0;
+	for (i = 0; i < W.nsteps; i++) {
+		struct wasted_step *sp = &W.steps[i];
+		u64 at = sp->stamp;
+
+		if (at > end)
+			break;
+		if (at < t) {	/* published after its time was accounted */
+			if (t - at > late)
+				late = t - at;
+			at = t;
+		}
+		if (at > t) {
+			wasted_piece(t, at, n);
+			t = at;
+		}
+		c = sp->cpu;
+		if (!wasted_log_copy(c, sp->idx, &W.cur[c]))
+			W.known[c] = false;	/* overwritten while we read: void from here */
+		W.tail[c] = sp->idx + 1;
+		wasted_in_of(c);
+	}
+	if (end > t)
+		wasted_piece(t, end, n);
+
+	for (c = 0; c < n; c++) {
+		if (late && W.was_idle[c])
+			W.acc[c].bound_ns += late;
+		for (l = 0; wasted_pc[c] && l < WASTED_NR_LEVELS; l++)
+			W.tick_seq[c][l] = atomic_read(&wasted_pc[c]->seq[l]);
+		if (W.in[c].state == WASTED_IN_BUSY) {
 			any_busy = true;
 			if ((int)c != me && (*busy < 0 || c == (u32)me + 1))
 				*busy = c;
 		}
-		if ((int)c == me && in->state == WASTED_IN_IDLE)
+		if ((int)c == me && W.in[c].state == WASTED_IN_IDLE)
 			*me_idle = true;
 	}
-	ncut = wasted_cuts(W.stamps, nstamps, t0, now, W.cuts, WASTED_CUTS);
-	if (nstamps > WASTED_CUTS && ncut == WASTED_CUTS)
-		unsure = now - t0;	/* merged pieces: any of them may be off */
-	for (k = 0; k <= ncut; k++) {
-		u64 a = k ? W.cuts[k - 1] : t0, b = k < ncut ? W.cuts[k] : now;
-
-		if (b > a)
-			wasted_piece(a, b, n);
-	}
-	for (c = 0; c < n; c++) {
-		if (unsure && W.was_idle[c])
-			W.acc[c].bound_ns += unsure;
-		for (l = 0; wasted_pc[c] && l < WASTED_NR_LEVELS; l++)
-			W.tick_seq[c][l] = atomic_read(&wasted_pc[c]->seq[l]);
-	}
-	W.last_ns = now;
+	W.last_ns = end;
 	W.samples++;
+	W.steps_total += W.nsteps;
 	return !any_busy;
 }
 
@@ -844,11 +948,7 @@ static enum hrtimer_restart wasted_tick(struct hrtimer *timer)
 			return HRTIMER_NORESTART;
 		/* an event between the sample and the stop saw the owner set: look again */
 		for (busy = 0; busy < (int)nr_cpu_ids; busy++) {
-			struct shadow_evt e;
-			unsigned int seq;
-
-			if (cpu_online(busy) && shadow_cpus[busy] && wasted_read_evt(busy, &e, &seq) &&
-			    e.nr_running)
+			if (cpu_online(busy) && wasted_logs[busy] && wasted_log_busy(busy))
 				break;
 		}
 		if (busy == (int)nr_cpu_ids ||
@@ -888,15 +988,17 @@ static void wasted_free(void)
 	kvfree(W.tick_seq);
 	kvfree(W.st);
 	kvfree(W.cgs);
-	kvfree(W.evt);
-	kvfree(W.prev);
-	kvfree(W.cin);
-	kvfree(W.pin);
-	kvfree(W.seq);
-	kvfree(W.stamp);
-	kvfree(W.changed);
+	if (wasted_logs) {
+		for_each_possible_cpu(cpu)
+			kvfree(wasted_logs[cpu]);
+		kfree(wasted_logs);
+		wasted_logs = NULL;
+	}
+	kvfree(W.cur);
+	kvfree(W.known);
+	kvfree(W.tail);
 	kvfree(W.was_idle);
-	kvfree(W.stamps);
+	kvfree(W.steps);
 	kvfree(W.in);
 	kvfree(W.out);
 	kvfree(W.scr.idle);
@@ -935,15 +1037,20 @@ static int wasted_alloc(void)
 	W.tick_seq = kvcalloc(n, sizeof(*W.tick_seq), GFP_KERNEL);
 	W.st = kvcalloc(n, sizeof(*W.st), GFP_KERNEL);
 	W.cgs = kvzalloc(sizeof(*W.cgs), GFP_KERNEL);
-	W.evt = kvcalloc(n, sizeof(*W.evt), GFP_KERNEL);
-	W.prev = kvcalloc(n, sizeof(*W.prev), GFP_KERNEL);
-	W.cin = kvcalloc(n, sizeof(*W.cin), GFP_KERNEL);
-	W.pin = kvcalloc(n, sizeof(*W.pin), GFP_KERNEL);
-	W.seq = kvcalloc(n, sizeof(*W.seq), GFP_KERNEL);
-	W.stamp = kvcalloc(n, sizeof(*W.stamp), GFP_KERNEL);
-	W.changed = kvcalloc(n, sizeof(*W.changed), GFP_KERNEL);
+	wasted_logs = kcalloc(n, sizeof(*wasted_logs), GFP_KERNEL);
+	if (!wasted_logs)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		wasted_logs[cpu] = kvzalloc_node(sizeof(struct wasted_log), GFP_KERNEL,
+						 cpu_to_node(cpu));
+		if (!wasted_logs[cpu])
+			return -ENOMEM;
+	}
+	W.cur = kvcalloc(n, sizeof(*W.cur), GFP_KERNEL);
+	W.known = kvcalloc(n, sizeof(*W.known), GFP_KERNEL);
+	W.tail = kvcalloc(n, sizeof(*W.tail), GFP_KERNEL);
 	W.was_idle = kvcalloc(n, sizeof(*W.was_idle), GFP_KERNEL);
-	W.stamps = kvcalloc(n, sizeof(*W.stamps), GFP_KERNEL);
+	W.steps = kvcalloc(WASTED_STEPS, sizeof(*W.steps), GFP_KERNEL);
 	W.in = kvcalloc(n, sizeof(*W.in), GFP_KERNEL);
 	W.out = kvcalloc(n, sizeof(*W.out), GFP_KERNEL);
 	/* five bitmaps in one block: idle, void, any_src, unk_src, yes */
@@ -952,9 +1059,8 @@ static int wasted_alloc(void)
 	W.topo.nlev = kvcalloc(n, 1, GFP_KERNEL);
 	W.topo.slot = kvcalloc(n, WASTED_MAX_DOMAINS, GFP_KERNEL);
 	W.topo.span = kvcalloc((size_t)n * WASTED_MAX_DOMAINS * words, sizeof(u64), GFP_KERNEL);
-	if (!W.acc || !W.keys || !W.stretch_seq || !W.tick_seq || !W.st || !W.cgs || !W.evt ||
-	    !W.prev || !W.cin || !W.pin || !W.seq || !W.stamp || !W.changed || !W.was_idle ||
-	    !W.stamps || !W.in || !W.out || !W.scr.idle || !W.scr.rsrc || !W.topo.nlev || !W.topo.slot ||
+	if (!W.acc || !W.keys || !W.stretch_seq || !W.tick_seq || !W.st || !W.cgs || !W.cur ||
+	    !W.known || !W.tail || !W.was_idle || !W.steps || !W.in || !W.out || !W.scr.idle || !W.scr.rsrc || !W.topo.nlev || !W.topo.slot ||
 	    !W.topo.span)
 		return -ENOMEM;
 	W.scr.words = words;
@@ -1038,7 +1144,7 @@ void shadow_wasted_exit(void)
 struct wasted_copy {
 	u32 n;
 	bool stale;		/* a reset since the last sample: everything reads 0 */
-	u64 samples, cost_ns, cost_max_ns, idle_wakeups, handoffs, stops, delta_max_ns;
+	u64 samples, cost_ns, cost_max_ns, idle_wakeups, handoffs, stops, delta_max_ns, steps;
 	u64 since_ns;
 	struct wasted_cpu_acc *acc;
 	struct wasted_keys *keys;
@@ -1079,6 +1185,7 @@ static int wasted_copy(struct wasted_copy *cp)
 		cp->handoffs = W.handoffs;
 		cp->stops = W.stops;
 		cp->delta_max_ns = W.delta_max_ns;
+		cp->steps = W.steps_total;
 		cp->since_ns = W.reset_ns;
 	}
 	spin_unlock_bh(&W.lock);
@@ -1359,6 +1466,7 @@ void shadow_wasted_info(struct seq_file *m)
 	seq_printf(m, "wasted_sample_gap_max_us %llu\n", cp.delta_max_ns / NSEC_PER_USEC);
 	seq_printf(m, "wasted_idle_wakeups %llu\nwasted_handoffs %llu\nwasted_stops %llu\n",
 		   cp.idle_wakeups, cp.handoffs, cp.stops);
+	seq_printf(m, "wasted_changes %llu\n", cp.steps);
 	seq_puts(m, "wasted_ms");
 	wasted_ms(m, wasted);
 	seq_puts(m, "\nwasted_unknown_ms");

@@ -66,7 +66,6 @@ static __always_inline void shadow_wasted_ids_begin(struct shadow_wasted_ids *id
 {
 	if (!static_branch_unlikely(&shadow_wasted_on))
 		return;
-	ids->stamp = ktime_get_mono_fast_ns();	/* when this state began */
 	ids->valid = 1;
 	ids->nr = 0;
 	if (unlikely(atomic_read(&shadow_wasted_owner) == -1))	/* WASTED_STOPPED */
@@ -102,6 +101,13 @@ static __always_inline void shadow_wasted_ids_note(struct shadow_wasted_ids *ids
 	ids->cgid[ids->nr] = shadow_wasted_cgid(p);
 	ids->nr++;
 }
+
+/*
+ * The end of a CPU's scan (waiters.c): append the CPU's waiting state to
+ * its change log when it differs from the last entry.  Under @rq's lock.
+ */
+struct shadow_evt;
+void shadow_wasted_log(struct rq *rq, const struct shadow_evt *e);
 
 bool shadow_wasted_ids_drop(struct shadow_wasted_ids *ids, u32 dany, u32 dpinned,
 			    u32 dunknown, u32 dres, u32 nres_after);

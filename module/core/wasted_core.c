@@ -328,6 +328,25 @@ void wasted_classify(const struct wasted_topo *t, const struct wasted_in *in, u3
 	}
 }
 
+bool wasted_state_same(const struct wasted_state *s, bool busy, const struct shadow_work *w,
+		       const struct shadow_wasted_ids *ids)
+{
+	u32 i, k, n = wasted_nr_restricted(w);
+
+	if (s->busy != busy || s->work.any != w->any || s->work.pinned != w->pinned ||
+	    s->work.unknown != w->unknown || s->work.nr_restricted != w->nr_restricted ||
+	    s->ids.valid != ids->valid || s->ids.nr != ids->nr)
+		return false;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
+			if (s->work.restricted[i][k] != w->restricted[i][k])
+				return false;
+	for (i = 0; i < ids->nr && i < WASTED_IDS_MAX; i++)
+		if (s->ids.kind[i] != ids->kind[i] || s->ids.cgid[i] != ids->cgid[i])
+			return false;
+	return true;
+}
+
 void wasted_keys_add(struct wasted_keys *t, u32 key, u64 ns, u32 attempts)
 {
 	u32 i;
@@ -387,36 +406,6 @@ bool wasted_cpu_add(struct wasted_cpu_acc *a, const struct wasted_out *o, u64 ns
 	}
 	a->prev_cls = o->cls;
 	return ended;
-}
-
-u32 wasted_cuts(const u64 *stamps, u32 n, u64 t0, u64 t1, u64 *cuts, u32 max)
-{
-	u32 i, j, k, m = 0;
-
-	if (!max)
-		return 0;
-	/* insertion into a sorted list of distinct times inside (t0, t1) */
-	for (i = 0; i < n; i++) {
-		u64 s = stamps[i];
-
-		if (s <= t0 || s >= t1)
-			continue;
-		for (k = 0; k < m && cuts[k] < s; k++)
-			;
-		if (k < m && cuts[k] == s)
-			continue;
-		if (m == max) {
-			/* full: keep max evenly spaced cuts instead (the pieces merge) */
-			for (k = 0; k < max; k++)
-				cuts[k] = t0 + (t1 - t0) / (max + 1) * (k + 1);
-			return max;
-		}
-		for (j = m; j > k; j--)
-			cuts[j] = cuts[j - 1];
-		cuts[k] = s;
-		m++;
-	}
-	return m;
 }
 
 /* A multiplicative hash of the id (no division): the table's start slot. */

@@ -48,12 +48,27 @@ enum wasted_wkind {
 #define WASTED_W_TRACKED	0x80
 
 struct shadow_wasted_ids {
-	u64 stamp;		/* ktime_get_mono_fast_ns() of the publication */
 	u8 valid;		/* published by a scan that noted ids */
 	u8 nr;
 	u8 kind[WASTED_IDS_MAX];
 	u64 cgid[WASTED_IDS_MAX];
 };
+
+/*
+ * One CPU's waiting state from one change on: what the hot path appends
+ * to the CPU's change log (wasted.c) whenever it differs from the last
+ * entry.
+ */
+struct wasted_state {
+	u64 stamp;		/* ktime_get_mono_fast_ns() of the change */
+	u8 busy;		/* nr_running > 0 */
+	struct shadow_work work;
+	struct shadow_wasted_ids ids;
+};
+
+/* Is the state (@busy, @w, @ids) the one @s holds (counts, masks in use, waiters)? */
+bool wasted_state_same(const struct wasted_state *s, bool busy, const struct shadow_work *w,
+		       const struct shadow_wasted_ids *ids);
 
 /* What the sampler read for one CPU. */
 enum wasted_in_state {
@@ -221,22 +236,6 @@ struct wasted_keys {
 };
 
 void wasted_keys_add(struct wasted_keys *t, u32 key, u64 ns, u32 attempts);
-
-/*
- * Where one sample interval (@t0, @t1] is cut: the publication times
- * @stamps[0..n) of the CPUs whose state changed inside it (any order;
- * values outside the interval are ignored).  Writes the ascending cut
- * times into @cuts (at most @max of them, merged to evenly spaced ones
- * past that) and returns how many.  Each CPU is in its new state in
- * every piece that starts at or after its stamp (wasted_in_new()).
- */
-u32 wasted_cuts(const u64 *stamps, u32 n, u64 t0, u64 t1, u64 *cuts, u32 max);
-
-/* Is a CPU that changed at @stamp in its new state during the piece [@a, @b)? */
-static inline bool wasted_in_new(u64 stamp, u64 a, u64 b)
-{
-	return stamp <= a + (b - a) / 2;
-}
 
 /* Per-CPU totals since reset. */
 struct wasted_cpu_acc {

@@ -218,20 +218,26 @@ int main(void)
 	wasted_cpu_add(&acc, &out[0], 300, &ended);
 	tap_ok(acc.unknown_ns == 300 && acc.wasted_ns == 2500, "unknown time is its own");
 
-	/* cutting a sample interval at the publication times */
+	/* the change log appends only changes */
 	{
-		u64 st[6] = { 50, 20, 20, 5, 100, 70 }, cuts[8];
-		u32 m = wasted_cuts(st, 6, 10, 100, cuts, 7);
+		static struct wasted_state st;
+		struct shadow_wasted_ids id2;
 
-		tap_ok(m == 3 && cuts[0] == 20 && cuts[1] == 50 && cuts[2] == 70,
-		       "cuts: distinct stamps inside (10, 100), ascending (%u: %llu %llu %llu)", m,
-		       (unsigned long long)cuts[0], (unsigned long long)cuts[1], (unsigned long long)cuts[2]);
-		m = wasted_cuts(st, 6, 10, 100, cuts, 2);
-		tap_ok(m == 2 && cuts[0] == 40 && cuts[1] == 70,
-		       "cuts: more changes than cuts: evenly spaced cuts (%llu %llu)",
-		       (unsigned long long)cuts[0], (unsigned long long)cuts[1]);
-		tap_ok(wasted_in_new(20, 20, 50) && !wasted_in_new(50, 20, 50) && wasted_in_new(30, 20, 50),
-		       "a CPU is in its new state in pieces that start at or after its stamp (midpoint rule)");
+		reset();
+		waiter(1, SHADOW_WAITER_RESTRICTED, 0xf, 100);
+		st.busy = 1;
+		st.work = w[1];
+		st.ids = ids[1];
+		tap_ok(wasted_state_same(&st, true, &w[1], &ids[1]), "state: the same state is no change");
+		tap_ok(!wasted_state_same(&st, false, &w[1], &ids[1]), "state: busy -> idle is a change");
+		id2 = ids[1];
+		id2.cgid[0] = 101;
+		tap_ok(!wasted_state_same(&st, true, &w[1], &id2), "state: a waiter of another cgroup is a change");
+		w[1].restricted[0][0] = 0x7;
+		tap_ok(!wasted_state_same(&st, true, &w[1], &ids[1]), "state: another mask is a change");
+		w[1].restricted[0][0] = 0xf;
+		w[1].restricted[3][0] = 0xff;	/* past nr_restricted: not in use */
+		tap_ok(wasted_state_same(&st, true, &w[1], &ids[1]), "state: masks past nr_restricted do not count");
 	}
 
 	/* attribution rows */

@@ -2,10 +2,13 @@
 # Scenario 41 (wasted-core time): kSTEP's "local group imbalance", on the
 # default topology (packages {0,1} {2,3} {4,5}) with the hogs' affinity
 # limited to CPUs 0-3:
-#   imbalance: three hogs pinned to cpu3 (cgroup /w41/pinned), then, once
-#              cpu3's load signals have settled (1.5 s), three hogs started
-#              on cpus 0-1 and widened to 0-3 after 0.3 s (/w41/hogs); none
-#              sleeps.  Socket {2,3} counts as overloaded
+#   imbalance: three hogs pinned to cpu3, then, once cpu3's load signals
+#              have settled (1.5 s), three hogs started on cpus 0-1 and
+#              widened to 0-3 after 0.3 s; none sleeps.  All six in one
+#              cgroup, /w41, so each CPU's load is proportional to its hogs
+#              as in the root cgroup (with the two sets in sibling cgroups
+#              of equal weight, cpu3's three hogs weigh as much as the other
+#              three together and the kernel filled cpu2 in a first run).  Socket {2,3} counts as overloaded
 #              only because of cpu3's pinned hogs while cpu2 idles, and
 #              find_busiest_group() stops at local->avg_load >=
 #              busiest->avg_load (the audit's missed/local_load).
@@ -38,12 +41,11 @@ WIN=8
 # w41_run NAME PINNED: one window with PINNED hogs on cpu3
 w41_run() {
 	local name=$1 pinned=$2
-	cg_mk /w41/pinned
-	cg_mk /w41/hogs
+	cg_mk /w41
 	w_trace_start "$name"
-	bg "w41p$name" burn -t "$pinned" -s 0 -d 0 -q --cpu 3 -c /w41/pinned --trace-marker
+	bg "w41p$name" burn -t "$pinned" -s 0 -d 0 -q --cpu 3 -c /w41 --trace-marker
 	sleep 1.5
-	bg "w41w$name" burn -t 3 -s 0 -d 8 -q --cpus 0-1 --widen-to 0-3 --widen-ms 300 -c /w41/hogs --trace-marker
+	bg "w41w$name" burn -t 3 -s 0 -d 8 -q --cpus 0-1 --widen-to 0-3 --widen-ms 300 -c /w41 --trace-marker
 	sleep 1
 	w_window_begin "$name"
 	sleep $WIN
@@ -84,7 +86,7 @@ for name in w41imb w41ctl; do
 	thr=$(awk '$1 == "wasted_trace_ms" { print $2 }' /tmp/$name.info)
 	if awk -v l="$long" -v t="$thr" 'BEGIN { exit !(l + 0 < t + 0) }'; then
 		ok "$name: no stretch on cpu2 reached wasted_trace_ms ($long < $thr ms): no event needed"
-	elif echo "$ev" | grep -q 'path=/w41/hogs '; then
+	elif echo "$ev" | grep -q 'path=/w41 '; then
 		ok "$name: the long stretch's wasted_interval event names the waiting hogs' cgroup"
 	else
 		not_ok "$name: the long stretch's wasted_interval event names the waiting hogs' cgroup" "$ev"
@@ -94,7 +96,7 @@ for name in w41imb w41ctl; do
 	check $? "$name: raw events recorded for the oracle, none lost ($(wc -l < /tmp/$name.trace) lines, overrun $lost)"
 	# the hogs' cgroup: at least cpu2's waste (only they may run there), at most
 	# the waste of cpus 0-3 (nowhere else are they allowed)
-	hc=$(w_cg /tmp/$name.wasted_cgroups /w41/hogs wasted_ms)
+	hc=$(w_cg /tmp/$name.wasted_cgroups /w41 wasted_ms)
 	[ "$hc" = "-" ] && hc=0
 	w03=$(awk 'NR > 2 && $1 <= 3 { s += $5 } END { printf "%.3f", s }' $f)
 	echo "$hc $c2 $w03" | awk '{ exit !($1 >= 0.95 * $2 - 1 && $1 <= $3 + 1) }'
