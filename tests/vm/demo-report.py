@@ -209,6 +209,13 @@ def facts(r, b):
         f["cpus"] = {k: sum(x.get(k) or 0 for x in rows)
                      for k in ("shadow_mean", "real_mean", "div_mean", "fresh_mean", "h_load_mean")}
         f["cpus"]["n"] = len(rows)
+    # the bench's run-queue wait split and wasted-core time (module, wasted section)
+    w = r.get("wasted") or {}
+    f["wait"] = w.get("command") if w.get("available") else None
+    f["wasted"] = None
+    if w.get("available"):
+        f["wasted"] = {"all": sum(x.get("wasted_ms") or 0 for x in w.get("cpus") or []),
+                       "top": w.get("policy_top")}
     f["wall_s"] = r["wall_s"]
     return f
 
@@ -272,6 +279,32 @@ def side_by_side(F, bench_params, setup):
                 return "-"
             return "%d/%d" % (a["right"], a["wrong"]) + ("" if t == "actual" else " (%d)" % a["agree"])
         line("  " + t, cell(F[0]), cell(F[1]))
+    o.append("")
+    o.append("run-queue wait of the bench (module; task-ms): the balancer's or the shares'?")
+
+    def wait(f, k):
+        w = f.get("wait")
+        if not w:
+            return "-"
+        if k == "wait_ms":
+            return "%.0f" % w[k]
+        return "%.0f (%.0f%%)" % (w[k], 100.0 * w[k] / w["wait_ms"] if w["wait_ms"] else 0)
+    line("  total wait", wait(F[0], "wait_ms"), wait(F[1], "wait_ms"))
+    line("  an allowed CPU idle: balancer", wait(F[0], "balancer_ms"), wait(F[1], "balancer_ms"))
+    line("  all allowed busy: capacity, shares", wait(F[0], "capacity_ms"), wait(F[1], "capacity_ms"))
+    if F[0].get("wait") and F[1].get("wait"):
+        db = F[1]["wait"]["balancer_ms"] - F[0]["wait"]["balancer_ms"]
+        dc = F[1]["wait"]["capacity_ms"] - F[0]["wait"]["capacity_ms"]
+        o.append("  nested minus root: balancer's share %+.0f ms, capacity and shares %+.0f ms" % (db, dc))
+        if db + dc > 0:
+            o.append("  -> of the extra wait nested, %.0f%% is capacity and cpu shares, %.0f%% the balancer"
+                     % (100.0 * max(dc, 0) / (max(db, 0) + max(dc, 0)) if max(db, 0) + max(dc, 0) else 0,
+                        100.0 * max(db, 0) / (max(db, 0) + max(dc, 0)) if max(db, 0) + max(dc, 0) else 0))
+    line("  wasted-core time, all CPUs (ms)",
+         *["-" if not f.get("wasted") else "%.0f" % f["wasted"]["all"] for f in F])
+    line("  policy that wasted the most",
+         *["-" if not f.get("wasted") or not f["wasted"]["top"] else
+           "%s %.0f" % (f["wasted"]["top"]["policy"], f["wasted"]["top"]["wasted_ms"]) for f in F])
     o.append("")
     o.append("load, time-weighted means since reset, summed over CPUs (1024 = one nice-0 task)")
     for k, lab in (("shadow_mean", "shadow_mean"), ("real_mean", "real_mean (kernel load_avg)"),

@@ -54,6 +54,7 @@ while [ $r -le $BENCH_ROUNDS ]; do
 		fi
 		if [ $c = stats ]; then
 			cp $SS/stats /tmp/stats.round$r
+			cp $SS/info /tmp/info.round$r	# wasted-core sampler's cost (report.py)
 		fi
 		diag "round $r $c: msgbench $m; bench p99 ${p99:--} us rps ${rps:--}"
 		set -- $BENCH_CONFIGS
@@ -64,3 +65,4 @@ bench_config none
 check $fail "bench: $BENCH_ROUNDS rounds of: $BENCH_CONFIGS"
 vm_export bench.csv $OUT
 [ -f /tmp/stats.round1 ] && vm_export bench-stats.txt /tmp/stats.round$BENCH_ROUNDS
+[ -f /tmp/info.round1 ] && vm_export bench-info.txt /tmp/info.round$BENCH_ROUNDS
