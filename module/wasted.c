@@ -175,6 +175,7 @@ static struct {
 	u64 last_ns;		/* the previous sample, 0: none since (re)start */
 	u64 resume_ns;		/* set when a stopped sampler is kicked */
 	bool idle_stop;		/* stopped with every CPU idle: those states hold until resume_ns */
+	u64 stop_ns;		/* the sample that stopped the sampler (counted up to there) */
 	u64 samples, cost_ns, cost_max_ns, idle_wakeups, handoffs, starts, stops, steps_total;
 	u64 delta_max_ns;
 	u64 reset_ns;		/* ktime of the reset the counters start at */
@@ -917,6 +918,7 @@ static enum hrtimer_restart wasted_tick(struct hrtimer *timer)
 	if (!static_key_enabled(&shadow_enabled)) {
 		if (atomic_cmpxchg(&shadow_wasted_owner, me, WASTED_STOPPED) == me) {
 			spin_lock(&W.lock);
+			W.stop_ns = W.last_ns;
 			W.last_ns = 0;
 			W.idle_stop = false;
 			W.stops++;
@@ -936,6 +938,7 @@ static enum hrtimer_restart wasted_tick(struct hrtimer *timer)
 	if (all_idle) {
 		/* nothing can wait: stop; the next event restarts the sampler */
 		W.stops++;
+		W.stop_ns = W.last_ns;
 		W.last_ns = 0;
 		W.resume_ns = 0;
 		W.idle_stop = true;
@@ -1145,7 +1148,7 @@ struct wasted_copy {
 	u32 n;
 	bool stale;		/* a reset since the last sample: everything reads 0 */
 	u64 samples, cost_ns, cost_max_ns, idle_wakeups, handoffs, stops, delta_max_ns, steps;
-	u64 since_ns;
+	u64 since_ns, until_ns;
 	struct wasted_cpu_acc *acc;
 	struct wasted_keys *keys;
 	struct wasted_cgs *cgs;
@@ -1187,6 +1190,7 @@ static int wasted_copy(struct wasted_copy *cp)
 		cp->delta_max_ns = W.delta_max_ns;
 		cp->steps = W.steps_total;
 		cp->since_ns = W.reset_ns;
+		cp->until_ns = W.last_ns ? W.last_ns : W.stop_ns;
 	}
 	spin_unlock_bh(&W.lock);
 	return 0;
@@ -1467,6 +1471,8 @@ void shadow_wasted_info(struct seq_file *m)
 	seq_printf(m, "wasted_idle_wakeups %llu\nwasted_handoffs %llu\nwasted_stops %llu\n",
 		   cp.idle_wakeups, cp.handoffs, cp.stops);
 	seq_printf(m, "wasted_changes %llu\n", cp.steps);
+	/* the window the counters cover (CLOCK_MONOTONIC ns): what an independent check integrates over */
+	seq_printf(m, "wasted_since_ns %llu\nwasted_until_ns %llu\n", cp.since_ns, cp.until_ns);
 	seq_puts(m, "wasted_ms");
 	wasted_ms(m, wasted);
 	seq_puts(m, "\nwasted_unknown_ms");

@@ -18,12 +18,16 @@ Definitions (docs/wasted.md):
     cgroup does;
   - a task's wait splits into "an allowed CPU was idle" (the balancer's
     share) and "every allowed CPU was busy" (capacity and shares).
+The window integrated is the one the module's counters cover (info's
+wasted_since_ns and wasted_until_ns, CLOCK_MONOTONIC like the trace clock
+`mono`), or else the "wasted: window NAME begin/end" markers; the window
+bounds are the only thing taken from the module before the comparison.
 Where a task's runnable state or a CPU's running task is not known yet
 (before its first event), it is inferred from that first event (a task
 switched in had been waiting there; a CPU's first switch names what it
 ran).  Affinity: the snapshot at trace start (Cpus_allowed_list), children
-inherit their parent's at sched_process_fork, burn --trace-marker's
-"burn: affinity tid=T cpus=LIST" markers change it.  Cgroups: the snapshot,
+inherit their parent's at sched_process_fork, "affinity tid=T cpus=LIST"
+markers (burn --trace-marker, or a scenario after taskset) change it.  Cgroups: the snapshot,
 fork inheritance, cgroup_attach_task (v2 hierarchy).  Raw events do not
 show migrate_disable() or throttling: scenarios with those are reported,
 not compared.
@@ -53,7 +57,7 @@ MIGRATE_RE = re.compile(r"pid=(\d+) prio=(-?\d+) orig_cpu=(\d+) dest_cpu=(\d+)")
 FORK_RE = re.compile(r"pid=(\d+) child_comm=.* child_pid=(\d+)")
 EXIT_RE = re.compile(r"pid=(\d+)")
 ATTACH_RE = re.compile(r"dst_root=(\d+) .*dst_path=(\S+) pid=(\d+)")
-AFF_RE = re.compile(r"burn: affinity tid=(\d+) cpus=(\S+)")
+AFF_RE = re.compile(r"affinity tid=(\d+) cpus=(\S+)")
 WIN_RE = re.compile(r"wasted: window (\S+) (begin|end)")
 
 BOUND_PCT = 0.05
@@ -165,6 +169,18 @@ def compute(win):
 
     in_window = False
     last = None
+    since, until = win.info.get("wasted_since_ns"), win.info.get("wasted_until_ns")
+    wb = float(since) / 1e9 if since and since.strip() != "0" else None
+    we = float(until) / 1e9 if until and until.strip() != "0" else None
+    if wb is not None and we is not None and we > wb:
+        # the module's own window: add its bounds as events of their own
+        events.append((wb, -1, "window_begin", ""))
+        events.append((we, -1, "window_end", ""))
+        events.sort(key=lambda e: e[0])
+        res["window"] = "module"
+    else:
+        wb = we = None
+        res["window"] = "markers"
 
     def account(t0, t1):
         dt = (t1 - t0) * 1000.0  # ms
@@ -216,9 +232,13 @@ def compute(win):
         if in_window and last is not None:
             account(last, ts)
         last = ts
+        if ev in ("window_begin", "window_end"):
+            in_window = ev == "window_begin"
+            res["begin" if in_window else "end"] = ts
+            continue
         if ev == "tracing_mark_write" or ev == "print":
             m = WIN_RE.search(rest)
-            if m and m.group(1) == win.name:
+            if m and m.group(1) == win.name and wb is None:
                 if m.group(2) == "begin":
                     in_window = True
                     res["begin"] = ts
@@ -309,8 +329,8 @@ def main(paths):
         span = (res["end"] or 0) - (res["begin"] or 0)
         compared = total >= MIN_WASTE_MS and res["begin"] is not None and res["end"] is not None
         lost = win.files.get("lost", "0").strip()
-        print("# window %s (%s): %d events, %.3f s, trace wasted %.1f ms in all, lost %s; %s"
-              % (win.name, win.release, res["events"], span, total, lost,
+        print("# window %s (%s): %d events, %.3f s (bounds: %s), trace wasted %.1f ms in all, lost %s; %s"
+              % (win.name, win.release, res["events"], span, res["window"], total, lost,
                  "compared" if compared else "reported only (under %.0f ms of waste)" % MIN_WASTE_MS))
         if res["begin"] is None or res["end"] is None:
             n += 1

@@ -10,7 +10,7 @@
 # nested bench's cgroup row (the same tasks), and each case's window is
 # exported for the host oracle, which recomputes the bench's cgroup's wait
 # split from the raw events.
-# plan: 7
+# plan: 6
 # timeout: 150
 need_module "wasted nested: module loaded" || return 0
 . /lib/vm/wasted.sh
@@ -21,6 +21,8 @@ if [ -z "$CLI" ] || [ ! -w "$SS/wasted_track" ]; then
 	return 0
 fi
 DUR=6
+# the bench's affinity after taskset, for the oracle (it sees no taskset)
+AFF='echo "affinity tid=$$ cpus=$(awk '"'"'/^Cpus_allowed_list/ { print $2 }'"'"' /proc/$$/status)" > /sys/kernel/tracing/trace_marker'
 BENCH="-m 2 -t 6 -C 2000 -s 10000 -d $DUR"
 
 # w43_case NAME BENCH_CGROUP HOG_CGROUP (empty: root)
@@ -32,9 +34,9 @@ w43_case() {
 	bg "h$name" burn -t 2 -r 1000 -s 0 -d $((DUR + 3)) -q --cpus 0-5 ${hcg:+--cgroup "$hcg"} --trace-marker
 	sleep 1
 	if [ -n "$bcg" ]; then
-		taskset 3f sh -c "echo \$\$ > $CG$bcg/cgroup.procs && exec $CLI bench $BENCH > /tmp/$name.bench" &
+		taskset 3f sh -c "echo \$\$ > $CG$bcg/cgroup.procs && $AFF && exec $CLI bench $BENCH > /tmp/$name.bench" &
 	else
-		taskset 3f sh -c "exec $CLI bench $BENCH > /tmp/$name.bench" &
+		taskset 3f sh -c "$AFF && exec $CLI bench $BENCH > /tmp/$name.bench" &
 	fi
 	pid=$!
 	# the bench is the tracked process (its first ms before this write are not)
