@@ -149,6 +149,6 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 	}
 	e->movable = shadow_work_total(w);
 	e->nr_running = ks_rq_nr_running(rq);
-	shadow_wasted_log(rq, e);	/* wasted.c: the CPU's change log */
+	refresh |= shadow_wasted_log(rq, e);	/* wasted.c: the CPU's change log */
 	return refresh;
 }

@@ -528,32 +528,40 @@ static void wasted_topo_read(void)
  *      CPU's log does: they are serialized)
  * @e:  the per-event state just filled (waiters.c)
  *
- * Only a change is logged (same busy flag, counts, masks and waiters as
- * the last entry: nothing).  Bounded: one comparison and one 240-byte
- * entry; one clock read per change.
+ * Busy means running a task: a CPU whose current task is the idle task
+ * is idle even with a task just queued there (woken, not yet switched
+ * to), as the idle task's sched_switch says.  Only a change is logged
+ * (same busy flag, counts, masks and waiters as the last entry:
+ * nothing).  Bounded: one comparison and one 240-byte entry; one clock
+ * read per change.
+ *
+ * Return: true when the switch to a queued task must be seen (the CPU is
+ * idle with tasks queued): the caller refreshes at the next switch.
  */
-void shadow_wasted_log(struct rq *rq, const struct shadow_evt *e)
+bool shadow_wasted_log(struct rq *rq, const struct shadow_evt *e)
 {
 	int cpu = ks_rq_cpu(rq);
 	struct wasted_log *lg;
 	struct wasted_state *st;
-	bool busy = e->nr_running > 0;
+	bool idle_curr = is_idle_task(ks_rq_curr(rq));
+	bool busy = e->nr_running > 0 && !idle_curr;
 	u32 h;
 
 	if (!static_branch_unlikely(&shadow_wasted_on) || (unsigned int)cpu >= nr_cpu_ids)
-		return;
+		return false;
 	lg = wasted_logs[cpu];
 	if (unlikely(!lg))
-		return;
+		return false;
 	h = lg->head;
-	if (h && wasted_state_same(&lg->ent[(h - 1) % WASTED_LOG], busy, &e->work, &e->ids))
-		return;
-	st = &lg->ent[h % WASTED_LOG];
-	st->stamp = ktime_get_mono_fast_ns();
-	st->busy = busy;
-	st->work = e->work;
-	st->ids = e->ids;
-	smp_store_release(&lg->head, h + 1);	/* the entry before the count readers compare */
+	if (!h || !wasted_state_same(&lg->ent[(h - 1) % WASTED_LOG], busy, &e->work, &e->ids)) {
+		st = &lg->ent[h % WASTED_LOG];
+		st->stamp = ktime_get_mono_fast_ns();
+		st->busy = busy;
+		st->work = e->work;
+		st->ids = e->ids;
+		smp_store_release(&lg->head, h + 1);	/* the entry before the count */
+	}
+	return idle_curr && e->nr_running > 0;
 }
 
 /* Copy log entry @idx of @cpu; false if the writer may have overwritten it meanwhile. */
@@ -724,14 +732,14 @@ static void wasted_piece(u64 a, u64 b, u32 n)
 	for (c = 0; c < n; c++) {
 		const struct wasted_out *o = &W.out[c];
 		struct wasted_stretch *st = &W.st[c];
-		bool first = o->cls == WASTED_C_WASTE && !W.acc[c].stretch_ns;
-		u64 ended_len;
+		bool first = o->cls == WASTED_C_WASTE && !W.acc[c].in_stretch;
+		u64 ended_len, gap;
 
 		if (o->cls != WASTED_C_BUSY && o->cls != WASTED_C_OFF)
 			W.was_idle[c] = true;
-		if (wasted_cpu_add(&W.acc[c], o, ns, &ended_len) &&
+		if (wasted_cpu_add(&W.acc[c], o, ns, &ended_len, &gap) &&
 		    ended_len >= (u64)wasted_trace_ms * NSEC_PER_MSEC && trace_wasted_interval_enabled())
-			wasted_trace(c, a, ended_len, st, WASTED_LVL_NONE);
+			wasted_trace(c, b - gap, ended_len, st, WASTED_LVL_NONE);
 		if (o->cls == WASTED_C_WASTE) {
 			u32 key;
 
@@ -1228,7 +1236,7 @@ static int wasted_cpus_show(struct seq_file *m, void *v)
 		 "intervals longest_ms bound_ms");
 	for (l = 0; l < WASTED_NR_LEVELS; l++)
 		seq_printf(m, " %s", wasted_level_name[l]);
-	seq_putc(m, '\n');
+	seq_puts(m, " since_ns until_ns\n");
 	for (c = 0; c < cp.n; c++) {
 		const struct wasted_cpu_acc *a = &cp.acc[c];
 
@@ -1244,7 +1252,8 @@ static int wasted_cpus_show(struct seq_file *m, void *v)
 		wasted_ms(m, a->bound_ns);
 		for (l = 0; l < WASTED_NR_LEVELS; l++)
 			wasted_ms(m, a->level_ns[l]);
-		seq_putc(m, '\n');
+		/* the window these counters cover, CLOCK_MONOTONIC (0 0: nothing sampled yet) */
+		seq_printf(m, " %llu %llu\n", cp.since_ns, cp.until_ns);
 	}
 	wasted_copy_free(&cp);
 	return 0;

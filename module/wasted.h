@@ -105,9 +105,11 @@ static __always_inline void shadow_wasted_ids_note(struct shadow_wasted_ids *ids
 /*
  * The end of a CPU's scan (waiters.c): append the CPU's waiting state to
  * its change log when it differs from the last entry.  Under @rq's lock.
+ * Returns true when the next switch must republish (idle with a task
+ * queued: the switch to it makes the CPU busy).
  */
 struct shadow_evt;
-void shadow_wasted_log(struct rq *rq, const struct shadow_evt *e);
+bool shadow_wasted_log(struct rq *rq, const struct shadow_evt *e);
 
 bool shadow_wasted_ids_drop(struct shadow_wasted_ids *ids, u32 dany, u32 dpinned,
 			    u32 dunknown, u32 dres, u32 nres_after);

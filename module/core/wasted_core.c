@@ -369,10 +369,8 @@ add:
 }
 
 bool wasted_cpu_add(struct wasted_cpu_acc *a, const struct wasted_out *o, u64 ns,
-		    u64 *ended_ns)
+		    u64 *ended_ns, u64 *gap_ns)
 {
-	bool ended = false;
-
 	if (o->cls != WASTED_C_OFF)
 		a->sampled_ns += ns;
 	switch (o->cls) {
@@ -380,18 +378,21 @@ bool wasted_cpu_add(struct wasted_cpu_acc *a, const struct wasted_out *o, u64 ns
 		a->idle_ns += ns;
 		a->wasted_ns += ns;
 		a->level_ns[o->level < WASTED_NR_LEVELS ? o->level : WASTED_LVL_OTHER] += ns;
-		if (!a->stretch_ns)
+		if (!a->in_stretch) {
 			a->intervals++;
-		a->stretch_ns += ns;
+			a->in_stretch = true;
+			a->stretch_ns = 0;
+		}
+		a->stretch_ns += a->gap_ns + ns;	/* a short gap is part of the stretch */
+		a->gap_ns = 0;
 		if (a->stretch_ns > a->longest_ns)
 			a->longest_ns = a->stretch_ns;
-		break;
+		return false;
 	case WASTED_C_NONE:
-		a->idle_ns += ns;
-		break;
 	case WASTED_C_UNKNOWN:
 		a->idle_ns += ns;
-		a->unknown_ns += ns;
+		if (o->cls == WASTED_C_UNKNOWN)
+			a->unknown_ns += ns;
 		break;
 	case WASTED_C_VOID:
 		a->unknown_ns += ns;
@@ -399,13 +400,16 @@ bool wasted_cpu_add(struct wasted_cpu_acc *a, const struct wasted_out *o, u64 ns
 	default:
 		break;
 	}
-	if (o->cls != WASTED_C_WASTE && a->stretch_ns) {
-		*ended_ns = a->stretch_ns;
-		a->stretch_ns = 0;
-		ended = true;
-	}
-	a->prev_cls = o->cls;
-	return ended;
+	if (!a->in_stretch)
+		return false;
+	a->gap_ns += ns;
+	if (a->gap_ns <= WASTED_STRETCH_GAP_NS)
+		return false;
+	*ended_ns = a->stretch_ns;
+	*gap_ns = a->gap_ns;
+	a->in_stretch = false;
+	a->stretch_ns = a->gap_ns = 0;
+	return true;
 }
 
 /* A multiplicative hash of the id (no division): the table's start slot. */

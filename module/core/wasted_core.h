@@ -247,17 +247,27 @@ struct wasted_cpu_acc {
 	u64 bound_ns;		/* time whose class the samples could not pin down (see wasted.c) */
 	u64 intervals;		/* wasted stretches begun */
 	u64 longest_ns;
-	u64 stretch_ns;		/* the current stretch so far (0 outside one) */
-	u8 prev_cls;
+	u64 stretch_ns;		/* the current stretch so far, gaps inside it included */
+	u64 gap_ns;		/* not wasted since its last wasted piece */
+	bool in_stretch;
 };
+
+/*
+ * A wasted stretch: wasted time with interruptions of at most this long
+ * (a waiting task moved between two busy CPUs is off every run queue for
+ * microseconds; a stretch must not end there).  Attribution looks at the
+ * attempts made during the stretch; the trace event reports it whole.
+ */
+#define WASTED_STRETCH_GAP_NS	(10ULL * 1000 * 1000)
 
 /*
  * Add @ns of class @o to @a (one piece of a sample interval in which
  * every CPU's state is known).  Return: true when a wasted stretch ended
- * with this piece (its length is in *@ended_ns).
+ * with this piece: its length (gaps inside included) in *@ended_ns, and
+ * how long ago it ended, at the piece's end, in *@gap_ns.
  */
 bool wasted_cpu_add(struct wasted_cpu_acc *a, const struct wasted_out *o, u64 ns,
-		    u64 *ended_ns);
+		    u64 *ended_ns, u64 *gap_ns);
 
 /* Per-cgroup totals since reset: an open-addressed table of WASTED_CGS slots. */
 #define WASTED_CGS		256

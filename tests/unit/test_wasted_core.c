@@ -86,7 +86,7 @@ int main(void)
 	struct wasted_keys keys;
 	static struct wasted_cgs cgs;
 	struct wasted_cg_acc *a;
-	u64 ended = 0;
+	u64 ended = 0, gap = 0;
 	int c, i, ok;
 
 	tap_begin("wasted_core");
@@ -197,26 +197,34 @@ int main(void)
 	       "four masks kept, the fifth waiter's wait is unknown (no unscanned: %u)", scr.unscanned);
 	tap_ok(scr.unscanned == 0, "a noted waiter without a mask is not unscanned");
 
-	/* accumulators: right-endpoint rule, stretches, bound */
+	/* accumulators: pieces, stretches with short gaps, bound */
 	memset(&acc, 0, sizeof(acc));
-	acc.prev_cls = WASTED_C_OFF;
 	out[0].cls = WASTED_C_BUSY;
-	tap_ok(!wasted_cpu_add(&acc, &out[0], 1000, &ended) && acc.sampled_ns == 1000 && !acc.bound_ns,
-	       "a busy sample: sampled, no idle");
+	tap_ok(!wasted_cpu_add(&acc, &out[0], 1000, &ended, &gap) && acc.sampled_ns == 1000 && !acc.idle_ns,
+	       "a busy piece: sampled, no idle");
 	out[0].cls = WASTED_C_WASTE;
 	out[0].level = WASTED_LVL_DIE;
-	wasted_cpu_add(&acc, &out[0], 1000, &ended);
-	wasted_cpu_add(&acc, &out[0], 1500, &ended);
+	wasted_cpu_add(&acc, &out[0], 1000, &ended, &gap);
+	wasted_cpu_add(&acc, &out[0], 1500, &ended, &gap);
 	tap_ok(acc.wasted_ns == 2500 && acc.level_ns[WASTED_LVL_DIE] == 2500 && acc.intervals == 1 &&
-	       acc.stretch_ns == 2500, "two wasted samples: one stretch of 2500");
+	       acc.stretch_ns == 2500, "two wasted pieces: one stretch of 2500");
 	tap_ok(!acc.bound_ns, "pieces of known state add nothing to the bound");
 	out[0].cls = WASTED_C_NONE;
-	tap_ok(wasted_cpu_add(&acc, &out[0], 700, &ended) && ended == 2500 && acc.longest_ns == 2500,
-	       "the stretch ends at the next sample that is not wasted (2500)");
-	tap_ok(acc.idle_ns == 3200 && !acc.stretch_ns, "idle 3200, no stretch open");
+	tap_ok(!wasted_cpu_add(&acc, &out[0], 700, &ended, &gap) && acc.in_stretch,
+	       "a gap shorter than WASTED_STRETCH_GAP_NS does not end the stretch");
+	out[0].cls = WASTED_C_WASTE;
+	wasted_cpu_add(&acc, &out[0], 300, &ended, &gap);
+	tap_ok(acc.intervals == 1 && acc.stretch_ns == 3500 && acc.wasted_ns == 2800,
+	       "waste resumes: still one stretch (3500 with its gap), 2800 wasted");
+	out[0].cls = WASTED_C_NONE;
+	tap_ok(!wasted_cpu_add(&acc, &out[0], WASTED_STRETCH_GAP_NS, &ended, &gap) &&
+	       wasted_cpu_add(&acc, &out[0], 1, &ended, &gap) && ended == 3500 &&
+	       gap == WASTED_STRETCH_GAP_NS + 1 && acc.longest_ns == 3500 && !acc.in_stretch,
+	       "a longer gap ends it: 3500 long, ended %llu ns before the piece's end", (unsigned long long)gap);
+	tap_ok(acc.idle_ns == 2800 + 700 + WASTED_STRETCH_GAP_NS + 1, "idle counts wasted and not wasted time");
 	out[0].cls = WASTED_C_UNKNOWN;
-	wasted_cpu_add(&acc, &out[0], 300, &ended);
-	tap_ok(acc.unknown_ns == 300 && acc.wasted_ns == 2500, "unknown time is its own");
+	wasted_cpu_add(&acc, &out[0], 300, &ended, &gap);
+	tap_ok(acc.unknown_ns == 300 && acc.wasted_ns == 2800, "unknown time is its own");
 
 	/* the change log appends only changes */
 	{

@@ -18,9 +18,9 @@ Definitions (docs/wasted.md):
     cgroup does;
   - a task's wait splits into "an allowed CPU was idle" (the balancer's
     share) and "every allowed CPU was busy" (capacity and shares).
-The window integrated is the one the module's counters cover (info's
-wasted_since_ns and wasted_until_ns, CLOCK_MONOTONIC like the trace clock
-`mono`), or else the "wasted: window NAME begin/end" markers; the window
+The window integrated is the one the module's counters cover (the
+`wasted` table's since_ns and until_ns, CLOCK_MONOTONIC like the trace
+clock `mono`), or else the "wasted: window NAME begin/end" markers; the window
 bounds are the only thing taken from the module before the comparison.
 Where a task's runnable state or a CPU's running task is not known yet
 (before its first event), it is inferred from that first event (a task
@@ -169,7 +169,11 @@ def compute(win):
 
     in_window = False
     last = None
-    since, until = win.info.get("wasted_since_ns"), win.info.get("wasted_until_ns")
+    # the window of the `wasted` table (its since_ns/until_ns columns), else info's
+    mod = module_table(win, "wasted")
+    row = next(iter(mod.values()), {})
+    since = row.get("since_ns", win.info.get("wasted_since_ns"))
+    until = row.get("until_ns", win.info.get("wasted_until_ns"))
     wb = float(since) / 1e9 if since and since.strip() != "0" else None
     we = float(until) / 1e9 if until and until.strip() != "0" else None
     if wb is not None and we is not None and we > wb:

@@ -10,7 +10,7 @@
 # nested bench's cgroup row (the same tasks), and each case's window is
 # exported for the host oracle, which recomputes the bench's cgroup's wait
 # split from the raw events.
-# plan: 6
+# plan: 7
 # timeout: 150
 need_module "wasted nested: module loaded" || return 0
 . /lib/vm/wasted.sh
@@ -73,3 +73,11 @@ ni=$(w_cg /tmp/w43nest.wasted_cgroups "(tracked)" wait_idle_ms) nb=$(w_cg /tmp/w
 diag "wait split of the bench: root balancer $ri ms, capacity/shares $rb ms; nested balancer $ni ms, capacity/shares $nb ms"
 awk -v a="$ri" -v b="$rb" -v c="$ni" -v d="$nb" 'BEGIN { exit !(a + b > 0 && c + d > 0) }'
 check $? "wasted nested: the bench waited in both cases (root $ri + $rb, nested $ni + $nb ms)"
+# `run` tracks its command: the report's wasted section has the command's split
+taskset 3f "$CLI" run --json --no-bpf -- burn -t 8 -s 0 -d 2 -q > /tmp/w43run.json 2>/tmp/w43run.err
+awk '/"command": \{/ { f = 1 } f && /"wait_ms"|"balancer_ms"|"capacity_ms"|"unknown_ms"/ { gsub(/[",]/, ""); v[$1] = $2 } f && /\}/ { f = 0 }
+	END { printf "%s %s %s %s\n", v["wait_ms:"], v["balancer_ms:"], v["capacity_ms:"], v["unknown_ms:"] }' /tmp/w43run.json > /tmp/w43run.split
+read -r rw rb rc ru < /tmp/w43run.split
+diag "run --json -- burn -t 8 (6 CPUs): command waited $rw ms: balancer $rb, capacity $rc, unknown $ru"
+echo "$rw $rb $rc $ru" | awk '{ d = $1 - $2 - $3 - $4; if (d < 0) d = -d; exit !($1 > 100 && d <= 0.01 * $1 + 0.01) }'
+check $? "run --json: the command's wait split (8 hogs on 6 CPUs wait) is reported and adds up: $rw = $rb + $rc + $ru ms"
