@@ -100,6 +100,44 @@ static void split_row(struct table *tb, const struct dbgfs_table *t, int row, co
 	table_row(tb, cells);
 }
 
+/* The per-CPU table: totals, then the wasted time by level of the nearest waiter (levels seen only). */
+static void cpus_text(FILE *f, const struct dbgfs_table *t)
+{
+	static const char *const fixed[] = { "cpu", "idle_ms", "wasted_ms", "unknown_ms", "intervals",
+		"longest_ms", "bound_ms" };
+	static const char *const levels[] = { "SMT", "CLS", "MC", "PKG", "DIE", "NUMA", "other", "none" };
+	const char *names[16];
+	int idx[16], n = 0, i, row;
+	struct table tb;
+
+	for (i = 0; i < 7; i++) {
+		names[n] = fixed[i];
+		idx[n++] = dbgfs_col(t, fixed[i]);
+	}
+	for (i = 0; i < 8; i++) {
+		int c = dbgfs_col(t, levels[i]);
+
+		for (row = 0; c >= 0 && row < t->nrows; row++)
+			if (cell_ms(t, row, levels[i]) > 0) {
+				names[n] = levels[i];
+				idx[n++] = c;
+				break;
+			}
+	}
+	table_init(&tb, n);
+	table_header(&tb, names);
+	for (row = 0; row < t->nrows; row++) {
+		const char *cells[16];
+
+		for (i = 0; i < n; i++)
+			cells[i] = idx[i] >= 0 ? dbgfs_cell(t, row, idx[i]) : NULL;
+		table_row(&tb, cells);
+	}
+	table_print(&tb, f);
+	table_free(&tb);
+	fprintf(f, "(the level columns: wasted time by the domain of the nearest waiter)\n");
+}
+
 static void wasted_text(const struct report *r, FILE *f)
 {
 	const struct report_wasted *s = &r->wasted;
@@ -122,9 +160,9 @@ static void wasted_text(const struct report *r, FILE *f)
 			"wasted_policy.* lines; by CPU below)\n", top, topms ? topms : "?");
 	else
 		fprintf(f, "headline: policy that wasted time: none\n");
-	fprintf(f, "sampled every %s us; error bound from the changes seen: %s ms; samples that woke an "
-		"idle CPU: %s\n", per ? per : "?", bound ? bound : "?", wk ? wk : "?");
-	emit_table_text(f, &s->cpus);
+	fprintf(f, "changes replayed every %s us; error bound: %s ms; samples that woke an idle CPU: %s\n",
+		per ? per : "?", bound ? bound : "?", wk ? wk : "?");
+	cpus_text(f, &s->cpus);
 	if (s->have_attrib) {
 		fprintf(f, "\nwhat the idle CPU's balancing at the nearest waiter's level did meanwhile "
 			"(wasted_attrib; right/unmoved: picked the group with the waiter, moved nothing)\n");
