@@ -528,15 +528,17 @@ static void wasted_topo_read(void)
  *      CPU's log does: they are serialized)
  * @e:  the per-event state just filled (waiters.c)
  *
- * Busy means running a task: a CPU whose current task is the idle task
- * is idle even with a task just queued there (woken, not yet switched
- * to), as the idle task's sched_switch says.  Only a change is logged
+ * Busy means running a task: the CPU is idle from the switch to its idle
+ * task to the switch away from it, as sched_switch says (a task woken
+ * there is not running yet; a task that just went to sleep still runs
+ * the newidle balance before the switch).  Only a change is logged
  * (same busy flag, counts, masks and waiters as the last entry:
  * nothing).  Bounded: one comparison and one 240-byte entry; one clock
  * read per change.
  *
- * Return: true when the switch to a queued task must be seen (the CPU is
- * idle with tasks queued): the caller refreshes at the next switch.
+ * Return: true when the next switch goes to or from the idle task (idle
+ * with a task queued, or running a task that leaves an empty queue): the
+ * caller refreshes the state at that switch.
  */
 bool shadow_wasted_log(struct rq *rq, const struct shadow_evt *e)
 {
@@ -544,7 +546,7 @@ bool shadow_wasted_log(struct rq *rq, const struct shadow_evt *e)
 	struct wasted_log *lg;
 	struct wasted_state *st;
 	bool idle_curr = is_idle_task(ks_rq_curr(rq));
-	bool busy = e->nr_running > 0 && !idle_curr;
+	bool busy = !idle_curr;
 	u32 h;
 
 	if (!static_branch_unlikely(&shadow_wasted_on) || (unsigned int)cpu >= nr_cpu_ids)
@@ -561,7 +563,8 @@ bool shadow_wasted_log(struct rq *rq, const struct shadow_evt *e)
 		st->ids = e->ids;
 		smp_store_release(&lg->head, h + 1);	/* the entry before the count */
 	}
-	return idle_curr && e->nr_running > 0;
+	/* a switch to or from the idle task is coming: see it */
+	return idle_curr == (e->nr_running > 0);
 }
 
 /* Copy log entry @idx of @cpu; false if the writer may have overwritten it meanwhile. */
@@ -1421,7 +1424,8 @@ static ssize_t wasted_track_write(struct file *file, const char __user *ubuf, si
 	if (err)
 		return err;
 	WRITE_ONCE(shadow_wasted_tgid, (pid_t)v);
-	WRITE_ONCE(wasted_track_gen, READ_ONCE(wasted_track_gen) + 1);
+	if (v)	/* a new process: its row starts from 0; 0 stops, keeping the numbers */
+		WRITE_ONCE(wasted_track_gen, READ_ONCE(wasted_track_gen) + 1);
 	return count;
 }
 

@@ -105,8 +105,8 @@ static __always_inline void shadow_wasted_ids_note(struct shadow_wasted_ids *ids
 /*
  * The end of a CPU's scan (waiters.c): append the CPU's waiting state to
  * its change log when it differs from the last entry.  Under @rq's lock.
- * Returns true when the next switch must republish (idle with a task
- * queued: the switch to it makes the CPU busy).
+ * Returns true when the next switch must republish (it goes to or from
+ * the idle task: the CPU turns busy or idle there).
  */
 struct shadow_evt;
 bool shadow_wasted_log(struct rq *rq, const struct shadow_evt *e);

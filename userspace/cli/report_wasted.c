@@ -49,8 +49,6 @@ static void wasted_collect(struct report *r, const char *debugfs)
 		snprintf(s->why, sizeof(s->why), "%s", r->module.why);
 		return;
 	}
-	if (s->tracked)		/* stop tracking: the counters are read now */
-		dbgfs_write(debugfs, "wasted_track", "0", &err);
 	if (dbgfs_load(debugfs, "wasted", &s->cpus, &err)) {
 		const char *st = info(r, "feature.wasted");
 
@@ -61,6 +59,8 @@ static void wasted_collect(struct report *r, const char *debugfs)
 	s->have = 1;
 	s->have_attrib = !dbgfs_load(debugfs, "wasted_attrib", &s->attrib, &err);
 	s->have_cgroups = !dbgfs_load(debugfs, "wasted_cgroups", &s->cgroups, &err);
+	if (s->tracked)		/* stop tracking now that the row is read (0 keeps the numbers) */
+		dbgfs_write(debugfs, "wasted_track", "0", &err);
 }
 
 /* The row of the tracked process (`run`'s command) in wasted_cgroups, -1 if none. */

@@ -79,5 +79,6 @@ awk '/"command": \{/ { f = 1 } f && /"wait_ms"|"balancer_ms"|"capacity_ms"|"unkn
 	END { printf "%s %s %s %s\n", v["wait_ms:"], v["balancer_ms:"], v["capacity_ms:"], v["unknown_ms:"] }' /tmp/w43run.json > /tmp/w43run.split
 read -r rw rb rc ru < /tmp/w43run.split
 diag "run --json -- burn -t 8 (6 CPUs): command waited $rw ms: balancer $rb, capacity $rc, unknown $ru"
+[ -n "$rw" ] || { head -c 600 /tmp/w43run.err; grep -A8 '"wasted"' /tmp/w43run.json | head -12; } | diag
 echo "$rw $rb $rc $ru" | awk '{ d = $1 - $2 - $3 - $4; if (d < 0) d = -d; exit !($1 > 100 && d <= 0.01 * $1 + 0.01) }'
 check $? "run --json: the command's wait split (8 hogs on 6 CPUs wait) is reported and adds up: $rw = $rb + $rc + $ru ms"
