@@ -4,25 +4,26 @@
 # limited to CPUs 0-3:
 #   imbalance: three hogs pinned to cpu3, then, once cpu3's load signals
 #              have settled (1.5 s), three hogs started on cpus 0-1 and
-#              widened to 0-3 after 0.3 s; none sleeps.  All six in one
-#              cgroup, /w41, so each CPU's load is proportional to its hogs
-#              as in the root cgroup (with the two sets in sibling cgroups
-#              of equal weight, cpu3's three hogs weigh as much as the other
-#              three together and the kernel filled cpu2 in a first run).  Socket {2,3} counts as overloaded
-#              only because of cpu3's pinned hogs while cpu2 idles, and
-#              find_busiest_group() stops at local->avg_load >=
-#              busiest->avg_load (the audit's missed/local_load).
+#              widened to 0-3 after 0.3 s; none sleeps; all in the root
+#              cgroup, as kSTEP built it.  Socket {2,3} counts as
+#              overloaded only because of cpu3's pinned hogs while cpu2
+#              idles, and find_busiest_group() stops at local->avg_load >=
+#              busiest->avg_load (the audit's missed/local_load).  (In
+#              sibling cgroups of equal weight cpu3's three hogs weigh as
+#              much as the other three together and 6.1 filled cpu2; in
+#              one cgroup the group's shares add noise: 6.1 wasted cpu2
+#              for 7.0 s in one run and 22 ms in the next.)
 #   control:   the same with one pinned hog: the balancer should fill cpu2.
 # Each is one 8 s window (wasted.sh): the module's counters, reset at its
 # start, read at its end, and the raw scheduler events of the window,
-# The widened hogs stop about 1 s before the window ends (burn -d 8), so a
-# wasted stretch ends inside the window and its trace event is seen;
 # exported for the host oracle (host/49-wasted-oracle.sh).  Whether the
 # kernel wastes cpu2 is reported, not asserted; asserted: the module's own
 # consistency (attribution adds up to the wasted time, at the nearest
 # waiter's level; only cpu2 can be wasted: no other idle CPU is allowed to
 # the hogs), the trace event of the long stretch names the hogs' cgroup,
-# and the oracle's agreement (host side).
+# and the oracle's agreement (host side).  The widened hogs stop about 1 s
+# before the window ends (burn -d 8), so a wasted stretch ends inside the
+# window and its trace event is seen.
 # plan: 14
 # timeout: 180
 need_module "wasted local imbalance: module loaded" || return 0
