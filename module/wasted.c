@@ -9,24 +9,24 @@
  * audit's work to give (core/work.h): affinity and cpuset (cpus_ptr), not
  * migration-disabled, not a per-CPU kthread.
  *
- * How it is measured: sampled.  One hrtimer (HRTIMER_MODE_*_PINNED_SOFT,
- * so the work runs in softirq, never in hard-IRQ context) reads every
- * online CPU's published per-event summary (struct shadow_evt: counts,
- * work to give, and who waits, noted by waiters.c under the rq lock) each
- * wasted_period_us (jittered by +-1/8 so it cannot lock onto the tick),
- * classifies every CPU and waiter (core/wasted_core.c) and charges the
- * time since the previous sample to what it saw (right-endpoint rule).
- * Error: a change of a CPU's class inside a sampling interval is
- * misattributed by at most that interval; `bound_ms` sums the intervals in
- * which a change was seen (two changes inside one interval are not seen;
- * each is off by at most that interval too).
+ * How it is measured: from change logs.  At the end of every scan of a
+ * CPU's waiters (waiters.c, under its rq lock) shadow_wasted_log()
+ * appends the CPU's waiting state (busy or idle, the work summary, the
+ * waiters' cgroups) to the CPU's own log when it changed, with its time.
+ * One soft hrtimer (HRTIMER_MODE_*_PINNED_SOFT: the work runs in softirq,
+ * never in hard-IRQ context) drains every log each wasted_period_us
+ * (jittered by +-1/8), replays the changes in time order and classifies
+ * every CPU and waiter in each piece between two changes
+ * (core/wasted_core.c): the time is charged exactly, but for changes lost
+ * to a full log (void, so unknown time) and changes published after their
+ * time was accounted (`bound_ms`).
  *
  * Where the timer runs: on a CPU that is busy.  When a sample finds its
  * own CPU idle (the timer woke it) it hands the timer to a busy CPU by an
- * irq_work there (`idle_wakeups` counts those wakeups: each is one
- * interrupt of an idle CPU).  When every CPU is idle nothing can wait, so
- * nothing can be wasted: the timer stops, and the next published event
- * (waiters.c, shadow_wasted_ids_begin()) restarts it on its CPU.
+ * IPI (`idle_wakeups` counts those wakeups: each is one interrupt of an
+ * idle CPU).  When every CPU is idle nothing can wait, so nothing can be
+ * wasted: the timer stops, and the next published event (waiters.c,
+ * shadow_wasted_ids_begin()) restarts it on its CPU.
  *
  * Attribution: the audit's attempt-return handler calls
  * shadow_wasted_attempt() for every judged balancing attempt, keyed on its
@@ -96,7 +96,6 @@
 #define WASTED_TRACE_MAX_MS	3600000
 #define WASTED_TOPO_REFRESH_NS	(200 * NSEC_PER_MSEC)
 #define WASTED_STALL_NS		(2 * NSEC_PER_SEC)
-#define WASTED_READ_TRIES	16
 /*
  * Each CPU's change log: the last WASTED_LOG changes of its waiting state
  * (struct wasted_state, 240 bytes), written under its rq lock, read by the
