@@ -416,13 +416,13 @@ static int wasted_ids_find(const struct shadow_wasted_ids *ids, u8 kind, bool *u
 }
 
 bool shadow_wasted_ids_drop(struct shadow_wasted_ids *ids, u32 dany, u32 dpinned,
-			    u32 dunknown, u32 dres, u32 nres_after)
+			    u32 dunknown, u32 dres, u32 nres_after, bool empty)
 {
 	bool uniform;
 	int i;
 	u8 kind;
 
-	if (!dany && !dpinned && !dunknown && !dres) {
+	if (empty) {
 		ids->nr = 0;	/* the summary was cleared: the lone waiter runs */
 		return true;
 	}
@@ -432,8 +432,10 @@ bool shadow_wasted_ids_drop(struct shadow_wasted_ids *ids, u32 dany, u32 dpinned
 		kind = WASTED_W_PINNED;
 	else if (dunknown)
 		kind = WASTED_W_UNKNOWN;
-	else
+	else if (dres)
 		kind = WASTED_W_R0 + min_t(u32, nres_after, WASTED_W_R3);
+	else
+		return false;	/* nothing dropped that the ids know: refresh at the switch */
 	i = wasted_ids_find(ids, kind, &uniform);
 	if (i < 0)	/* an unscanned (unknown) waiter: none of the noted ones */
 		return kind != WASTED_W_UNKNOWN || !ids->nr;
@@ -477,6 +479,15 @@ void shadow_wasted_kick(void)
 	irq_work_queue(&wasted_pc[me]->kick);
 }
 
+/* The LLC flag's value, from BTF (SD_SHARE_PKG_RESOURCES before 6.10), as audit.c reads it */
+#if HAS_KS_ENUMV__SD_SHARE_LLC
+#define WASTED_SD_SHARE_LLC ((int)KS_ENUMV__SD_SHARE_LLC)
+#elif HAS_KS_ENUMV__SD_SHARE_PKG_RESOURCES
+#define WASTED_SD_SHARE_LLC ((int)KS_ENUMV__SD_SHARE_PKG_RESOURCES)
+#else
+#define WASTED_SD_SHARE_LLC 0
+#endif
+
 /* The domain level of @sd as the audit names it (sd->name, else the flags). */
 static int wasted_sd_level(const struct sched_domain *sd)
 {
@@ -490,8 +501,7 @@ static int wasted_sd_level(const struct sched_domain *sd)
 		return WASTED_LVL_SMT;
 	if (flags & SD_NUMA)
 		return WASTED_LVL_NUMA;
-	/* the lowest domain above SMT shares the LLC on the machines we know */
-	if (!ks_sd_child(sd) || (ks_sd_flags(ks_sd_child(sd)) & SD_SHARE_CPUCAPACITY))
+	if (flags & WASTED_SD_SHARE_LLC)
 		return WASTED_LVL_MC;
 	return WASTED_LVL_PKG;
 }

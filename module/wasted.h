@@ -72,29 +72,61 @@ static __always_inline void shadow_wasted_ids_begin(struct shadow_wasted_ids *id
 		shadow_wasted_kick();
 }
 
+/* The summary's counts before a waiter is noted: what changes names how it was noted. */
+struct shadow_wasted_before {
+	u32 any, pinned, unknown, nres, tg_any;
+};
+
+static __always_inline u32 shadow_wasted_tg_any(const struct shadow_work *w)
+{
+	u32 i, n = w->nr_tg < SHADOW_WORK_TGS ? w->nr_tg : SHADOW_WORK_TGS, t = 0;
+
+	for (i = 0; i < n; i++)
+		t += w->tg_any[i];
+	return t;
+}
+
+static __always_inline struct shadow_wasted_before shadow_wasted_before(const struct shadow_work *w)
+{
+	struct shadow_wasted_before b = { 0 };
+
+	if (static_branch_unlikely(&shadow_wasted_on)) {
+		b.any = w->any;
+		b.pinned = w->pinned;
+		b.unknown = w->unknown;
+		b.nres = w->nr_restricted;
+		b.tg_any = shadow_wasted_tg_any(w);
+	}
+	return b;
+}
+
 /*
- * One waiter of @kind, before the summary @w notes it (a restricted
- * waiter's mask goes to restricted[w->nr_restricted] if there is room,
- * exactly as shadow_work_note() decides).
+ * One waiter @p, just noted in the summary @w (@b: its counts before):
+ * its cgroup id, and how the summary recorded it, from what changed (an
+ * `any` of a bandwidth-limited group is an `any` here: wasted-core time
+ * does not read other CPUs' throttle state).
  */
 static __always_inline void shadow_wasted_ids_note(struct shadow_wasted_ids *ids,
 						   const struct shadow_work *w,
-						   struct task_struct *p,
-						   enum shadow_waiter_kind kind)
+						   const struct shadow_wasted_before *b,
+						   struct task_struct *p)
 {
 	u8 k;
 
 	if (!static_branch_unlikely(&shadow_wasted_on) || ids->nr >= WASTED_IDS_MAX)
 		return;
-	if (kind == SHADOW_WAITER_ANY)
+	if (w->any != b->any)
 		k = WASTED_W_ANY;
-	else if (kind == SHADOW_WAITER_PINNED)
+	else if (w->pinned != b->pinned)
 		k = WASTED_W_PINNED;
-	else if (w->nr_restricted < SHADOW_WORK_RESTRICTED &&
-		 BITS_TO_LONGS(nr_cpu_ids) <= SHADOW_WORK_MASK_WORDS)
-		k = WASTED_W_R0 + w->nr_restricted;
-	else
+	else if (w->nr_restricted != b->nres && b->nres < SHADOW_WORK_RESTRICTED)
+		k = WASTED_W_R0 + b->nres;
+	else if (w->unknown != b->unknown)
 		k = WASTED_W_UNKNOWN;
+	else if (shadow_wasted_tg_any(w) != b->tg_any)
+		k = WASTED_W_ANY;
+	else
+		return;		/* not noted as a waiter (throttled): not waiting */
 	if (unlikely(READ_ONCE(shadow_wasted_tgid)) && p->tgid == READ_ONCE(shadow_wasted_tgid))
 		k |= WASTED_W_TRACKED;
 	ids->kind[ids->nr] = k;
@@ -112,7 +144,7 @@ struct shadow_evt;
 bool shadow_wasted_log(struct rq *rq, const struct shadow_evt *e);
 
 bool shadow_wasted_ids_drop(struct shadow_wasted_ids *ids, u32 dany, u32 dpinned,
-			    u32 dunknown, u32 dres, u32 nres_after);
+			    u32 dunknown, u32 dres, u32 nres_after, bool empty);
 
 /*
  * shadow_work_drop_next() for a CPU whose current task leaves: also drop
@@ -122,14 +154,15 @@ bool shadow_wasted_ids_drop(struct shadow_wasted_ids *ids, u32 dany, u32 dpinned
 static __always_inline bool shadow_wasted_drop_next(struct shadow_work *w,
 						    struct shadow_wasted_ids *ids)
 {
-	u32 any = w->any, pinned = w->pinned, unknown = w->unknown, nres = w->nr_restricted;
+	struct shadow_wasted_before b = shadow_wasted_before(w);
 	bool exact = shadow_work_drop_next(w);
 
 	if (!static_branch_unlikely(&shadow_wasted_on))
 		return exact;
-	return shadow_wasted_ids_drop(ids, any - w->any, pinned - w->pinned,
-				      unknown - w->unknown, nres - w->nr_restricted,
-				      w->nr_restricted) && exact;
+	return shadow_wasted_ids_drop(ids, b.any - w->any + b.tg_any - shadow_wasted_tg_any(w),
+				      b.pinned - w->pinned, b.unknown - w->unknown,
+				      b.nres - w->nr_restricted, w->nr_restricted,
+				      !shadow_work_total(w) && !w->pinned) && exact;
 }
 
 /*

@@ -104,6 +104,16 @@ static inline bool bm_meets(const u64 *mask, u32 mwords, const u64 *b, u32 words
 	return false;
 }
 
+/* `any' waiters, those of bandwidth-limited groups included (their throttling elsewhere is not read) */
+static inline u32 wasted_any(const struct shadow_work *w)
+{
+	u32 i, n = w->nr_tg < SHADOW_WORK_TGS ? w->nr_tg : SHADOW_WORK_TGS, t = w->any;
+
+	for (i = 0; i < n; i++)
+		t += w->tg_any[i];
+	return t;
+}
+
 static inline u32 wasted_nr_restricted(const struct shadow_work *w)
 {
 	return w->nr_restricted > SHADOW_WORK_RESTRICTED ? SHADOW_WORK_RESTRICTED :
@@ -258,7 +268,7 @@ void wasted_classify(const struct wasted_topo *t, const struct wasted_in *in, u3
 		default:
 			break;
 		}
-		if (w->any)
+		if (wasted_any(w))
 			bm_set(s->any_src, c);
 		if (w->unknown)
 			bm_set(s->unk_src, c);
@@ -333,7 +343,7 @@ bool wasted_state_same(const struct wasted_state *s, bool busy, const struct sha
 {
 	u32 i, k, n = wasted_nr_restricted(w);
 
-	if (s->busy != busy || s->work.any != w->any || s->work.pinned != w->pinned ||
+	if (s->busy != busy || wasted_any(&s->work) != wasted_any(w) || s->work.pinned != w->pinned ||
 	    s->work.unknown != w->unknown || s->work.nr_restricted != w->nr_restricted ||
 	    s->ids.valid != ids->valid || s->ids.nr != ids->nr)
 		return false;

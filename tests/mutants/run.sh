@@ -25,16 +25,18 @@ KERNEL=${KERNEL:-bookworm}
 BTFGEN=${BTFGEN:-$BUILD/btfgen}
 LOCK=${VM_LOCK:-/tmp/vm.lock}
 env_file=$CACHE/$KERNEL.env
+# shellcheck source=/dev/null # a kernel's settings, written by tests/vm/kernel.sh
 . "$env_file" || { echo "no $env_file (make vm-kernel)"; exit 1; }
 names=${MUTANTS:-$(cd "$TOP/tests/mutants" && ls *.mut | sed 's/\.mut$//')}
 M=$BUILD/mutants
 G=$M/guest
 rm -rf "$G" && mkdir -p "$G/mods" "$G/suite"
-broken= built=
+broken='' built=''
 declare -A why
 n=0
 for name in $names; do
-	FILE= SED= SUITE= SCENARIOS=
+	FILE='' SED='' SUITE='' SCENARIOS=''
+	# shellcheck source=/dev/null # one mutant's settings (tests/mutants/*.mut)
 	. "$TOP/tests/mutants/$name.mut"
 	B=$M/$name
 	rm -rf "$B" && mkdir -p "$B/src"
@@ -48,6 +50,7 @@ for name in $names; do
 		why[$name]="sed did not apply"; broken="$broken $name"; continue
 	fi
 	diff -u "$TOP/$FILE" "$B/src/$FILE" | tail -n +3 | sed 's/^/#   /'
+	# shellcheck disable=SC2097,SC2098 # the script under $TOP builds the copy in $B/src
 	if ! BTFGEN=$BTFGEN TOP=$B/src "$TOP/tests/vm/build-module.sh" "$env_file" "$B/kmod" > "$B/build.log" 2>&1; then
 		echo "# mutant $name: build failed:"; tail -n 10 "$B/build.log" | sed 's/^/#   /'
 		why[$name]="build failed"; broken="$broken $name"; continue
@@ -58,6 +61,7 @@ for name in $names; do
 	for f in "$TOP/tests/vm/$SUITE"/*.sh; do
 		scen=$(basename "$f" .sh) m=0
 		IFS=, read -ra globs <<< "$SCENARIOS"
+		# shellcheck disable=SC2053 # a glob, on purpose
 		for g in "${globs[@]}"; do [[ $scen == $g ]] && m=1; done
 		[ $m -eq 1 ] || continue
 		n=$((n + 1))
@@ -92,7 +96,8 @@ table=$M/table.txt
 printf '| mutant | what | caught by (scenarios) | result | failing checks |\n|---|---|---|---|---|\n' > "$table"
 caught=0 missed=0
 for name in $names; do
-	FILE= SED= SUITE= SCENARIOS=
+	FILE='' SED='' SUITE='' SCENARIOS=''
+	# shellcheck source=/dev/null # one mutant's settings (tests/mutants/*.mut)
 	. "$TOP/tests/mutants/$name.mut"
 	what=$(sed -n '1s/^# //p' "$TOP/tests/mutants/$name.mut")
 	if [ -n "${why[$name]:-}" ]; then
@@ -111,6 +116,7 @@ for name in $names; do
 		for h in "$TOP"/tests/vm/host/*.sh; do
 			scen=$(basename "$h" .sh) m=0
 			IFS=, read -ra globs <<< "$SCENARIOS"
+			# shellcheck disable=SC2053 # a glob, on purpose
 			for g in "${globs[@]}"; do [[ $scen == $g ]] && m=1; done
 			[ $m -eq 1 ] || continue
 			bash "$h" "$hx" > "$M/$name/host-$scen.log" 2>&1

@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "cli/report.h"
 #include "cli/table.h"
+#include "cli/json_parse.h"
 
 /* The command's process: tracked from fork to the end of the run (cmd_run.c). */
 void report_wasted_track(struct report *r, const char *debugfs, pid_t pid)
@@ -222,6 +223,8 @@ static void wasted_json(const struct report *r, struct json_writer *w)
 	const struct report_wasted *s = &r->wasted;
 	int tr = tracked_row(s);
 
+	if (s->absent)
+		return;
 	json_key(w, "wasted");
 	json_obj_begin(w);
 	report_json_available(w, s->have, s->why);
@@ -341,10 +344,146 @@ static void wasted_prom(const struct report *r, struct prom_writer *p)
 	}
 }
 
+/* Read the section back from a run --json document (report, compare). */
+static int wasted_load(struct report *r, const struct jv *d, char *err, size_t errlen)
+{
+	struct report_wasted *s = &r->wasted;
+	const struct jv *sec = jv_get(d, "wasted"), *t;
+
+	if (!sec) {		/* a report from before this section: written back without it */
+		s->absent = 1;
+		snprintf(s->why, sizeof(s->why), "not in this report");
+		return 0;
+	}
+	if (report_load_available(sec, "wasted", &s->have, s->why, sizeof(s->why), err, errlen))
+		return -1;
+	if (!s->have)
+		return 0;
+	if (report_load_rows(jv_get(sec, "cpus"), "wasted", &s->cpus, err, errlen)) {
+		s->have = 0;
+		return -1;
+	}
+	t = jv_get(sec, "attribution");
+	if (t && !jv_is_null(t))
+		s->have_attrib = !report_load_rows(t, "wasted_attrib", &s->attrib, err, errlen);
+	t = jv_get(sec, "cgroups");
+	if (t && !jv_is_null(t))
+		s->have_cgroups = !report_load_rows(t, "wasted_cgroups", &s->cgroups, err, errlen);
+	return 0;
+}
+
+/* One run's facts for the side by side. */
+struct wasted_facts {
+	int have, have_wait;
+	double wasted_ms, wait_ms, balancer_ms, capacity_ms, unknown_ms, top_ms;
+	const char *top;
+};
+
+static void wasted_facts_of(const struct report *r, struct wasted_facts *f)
+{
+	const struct report_wasted *s = &r->wasted;
+	int tr = tracked_row(s);
+
+	memset(f, 0, sizeof(*f));
+	if (!s->have)
+		return;
+	f->have = 1;
+	for (int i = 0; i < s->cpus.nrows; i++)
+		f->wasted_ms += cell_ms(&s->cpus, i, "wasted_ms");
+	if (tr >= 0) {
+		f->have_wait = 1;
+		f->wait_ms = cell_ms(&s->cgroups, tr, "wait_ms");
+		f->balancer_ms = cell_ms(&s->cgroups, tr, "wait_idle_ms");
+		f->capacity_ms = cell_ms(&s->cgroups, tr, "wait_busy_ms");
+		f->unknown_ms = cell_ms(&s->cgroups, tr, "wait_unknown_ms");
+	}
+	f->top = info(r, "wasted_policy_top");
+	if (f->top && !strcmp(f->top, "-"))
+		f->top = NULL;
+	if (f->top && info(r, "wasted_policy_top_ms"))
+		f->top_ms = strtod(info(r, "wasted_policy_top_ms"), NULL);
+}
+
+static void wasted_compare(const struct report *const run[2], struct cmp_out *o)
+{
+	struct wasted_facts f[2];
+	char c[2][96];
+	int i;
+
+	wasted_facts_of(run[0], &f[0]);
+	wasted_facts_of(run[1], &f[1]);
+	if (!f[0].have && !f[1].have)
+		return;
+	cmp_title(o, "run-queue wait of the command (module, task-ms): the balancer's share or "
+		  "the shares'?");
+	for (i = 0; i < 2; i++)
+		cmp_cell(c[i], sizeof(c[i]), f[i].have_wait, "%.0f", f[i].wait_ms);
+	cmp_row(o, "  total wait", c[0], c[1]);
+	for (i = 0; i < 2; i++)
+		cmp_cell(c[i], sizeof(c[i]), f[i].have_wait, "%.0f (%.0f%%)", f[i].balancer_ms,
+			 f[i].wait_ms > 0 ? 100.0 * f[i].balancer_ms / f[i].wait_ms : 0);
+	cmp_row(o, "  an allowed CPU idle: the balancer's", c[0], c[1]);
+	for (i = 0; i < 2; i++)
+		cmp_cell(c[i], sizeof(c[i]), f[i].have_wait, "%.0f (%.0f%%)", f[i].capacity_ms,
+			 f[i].wait_ms > 0 ? 100.0 * f[i].capacity_ms / f[i].wait_ms : 0);
+	cmp_row(o, "  all allowed busy: capacity, shares", c[0], c[1]);
+	if (f[0].have_wait && f[1].have_wait) {
+		double db = f[1].balancer_ms - f[0].balancer_ms, dc = f[1].capacity_ms - f[0].capacity_ms;
+		double pb = db > 0 ? db : 0, pc = dc > 0 ? dc : 0;
+
+		cmp_line(o, "  second minus first: the balancer's share %+.0f ms, capacity and shares "
+			 "%+.0f ms", db, dc);
+		if (pb + pc > 0)
+			cmp_line(o, "  -> of the extra wait, %.0f%% is capacity and cpu shares, %.0f%% "
+				 "the balancer's", 100.0 * pc / (pb + pc), 100.0 * pb / (pb + pc));
+	}
+	for (i = 0; i < 2; i++)
+		cmp_cell(c[i], sizeof(c[i]), f[i].have, "%.0f", f[i].wasted_ms);
+	cmp_row(o, "  wasted-core time, all CPUs (ms)", c[0], c[1]);
+	for (i = 0; i < 2; i++)
+		cmp_cell(c[i], sizeof(c[i]), f[i].have, "%s %.0f", f[i].top ? f[i].top : "none",
+			 f[i].top_ms);
+	cmp_row(o, "  policy that wasted time (most)", c[0], c[1]);
+}
+
+static void wasted_compare_json(const struct report *r, struct json_writer *w)
+{
+	struct wasted_facts f;
+
+	wasted_facts_of(r, &f);
+	json_key(w, "wasted");
+	if (!f.have) {
+		json_null(w);
+		return;
+	}
+	json_obj_begin(w);
+	json_kv_double(w, "wasted_ms", f.wasted_ms);
+	json_key(w, "wait");
+	if (f.have_wait) {
+		json_obj_begin(w);
+		json_kv_double(w, "wait_ms", f.wait_ms);
+		json_kv_double(w, "balancer_ms", f.balancer_ms);
+		json_kv_double(w, "capacity_ms", f.capacity_ms);
+		json_kv_double(w, "unknown_ms", f.unknown_ms);
+		json_obj_end(w);
+	} else {
+		json_null(w);
+	}
+	json_kv_str(w, "policy_top", f.top);
+	if (f.top)
+		json_kv_double(w, "policy_top_ms", f.top_ms);
+	else
+		json_kv_null(w, "policy_top_ms");
+	json_obj_end(w);
+}
+
 const struct report_section report_wasted_section = {
 	.name = "wasted",
 	.collect = wasted_collect,
 	.text = wasted_text,
 	.json = wasted_json,
 	.prom = wasted_prom,
+	.load = wasted_load,
+	.compare = wasted_compare,
+	.compare_json = wasted_compare_json,
 };

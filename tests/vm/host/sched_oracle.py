@@ -35,7 +35,7 @@ few units between reads.
     out for up to a CFS slice (several 4 ms ticks with 6 CPUs), so two
     reads that are not simultaneous differ by 10-25 %;
   PELT averages and shadow, task_load: max(3 %, 4 units) - the same
-    measured median was 0 % and max 2 % (DESIGN.md) on 6.1, plus the
+    measured median was 0 % and max 2 % (docs/design.md) on 6.1, plus the
     shadow's per-level integer rounding (up to 1 unit per level).
 A comparison (CPU or row) passes when it agrees in more than half of the
 rounds in which both sides have it.  On a CPU named with --noisy-cpu (the

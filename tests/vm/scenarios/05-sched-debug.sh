@@ -66,7 +66,7 @@ for w in $weights; do
 	# weights differ by 20 % or more)
 	need=$(( rounds / 2 + 1 )) what="most needed"
 	[ $i -eq "$reader" ] && need=1 what="one needed, readers' CPU"
-	check $([ "$rounds" -ge 3 ] && [ "$agree" -ge "$need" ] && echo 0 || echo 1) \
+	check "$([ "$rounds" -ge 3 ] && [ "$agree" -ge "$need" ] && echo 0 || echo 1)" \
 		"sched/debug: cpu$i load_avg agrees within 5% in $agree of $rounds rounds ($what; weight $w)"
 	diag "cpu$i module/kernel:$vals"
 	i=$((i + 1))

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 13 (issue 15 items 1-2): fresh values and h_load on a task that
+# Scenario 13: fresh values and h_load on a task that
 # waits.  A CFS task that runs 1 ms every 300 ms (load_avg ~20), in the
 # nested cgroup /s13/a and pinned to cpu1, wakes while an RT spinner holds
 # cpu1 for 2 s (RT throttling off for the scenario), and waits there.  Its se->avg is not updated while it
@@ -66,11 +66,11 @@ tail -n 4 /tmp/l13.rows > /tmp/l13.late
 check $([ "$nrows" -ge 4 ] &&
 	awk '$4 < 1 { bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1) \
 	"fresh values: the task stayed queued on cpu$rcpu without running ($nrows rounds while waiting, h_nr_running >= 1)"
-check $(awk '$3 >= 300 || $2 < 700 { bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1) \
+check "$(awk '$3 >= 300 || $2 < 700 { bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1)" \
 	"fresh values: kernel oracles: the task's se.avg.load_avg stays stale (< 300) while root load_avg climbs (>= 700)"
-check $(awk '{ d = $6 - $2; if (d < 0) d = -d; if (d > 0.15 * $2) bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1) \
+check "$(awk '{ d = $6 - $2; if (d < 0) d = -d; if (d > 0.15 * $2) bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1)" \
 	"fresh values: shadow_fresh within 15% of the kernel's root load_avg"
-check $(awk '$5 >= 0.4 * $6 { bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1) \
+check "$(awk '$5 >= 0.4 * $6 { bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1)" \
 	"fresh values: raw shadow below 40% of shadow_fresh (the staleness corrected)"
-check $(awk '{ d = $7 - $3; if (d < 0) d = -d; if (d > 0.25 * $3 + 10) bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1) \
+check "$(awk '{ d = $7 - $3; if (d < 0) d = -d; if (d > 0.25 * $3 + 10) bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1)" \
 	"fresh values: h_load follows task_h_load()'s stale input: within 25% + 10 of se.avg.load_avg"

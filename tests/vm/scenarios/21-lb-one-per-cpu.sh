@@ -56,7 +56,7 @@ phase() {
 	echo > $T/trace
 	echo 1 > $T/events/sched_shadow/lb_verdict/enable
 	echo 1 > $T/events/sched/sched_migrate_task/enable
-	echo 1 > "$SS/reset"
+	lb_reset
 	echo 1 > $T/tracing_on
 	# one reader (no fork in between): round 1, a quiet 3 s, round 2 =
 	# window start, 3 s, round 3 = window end

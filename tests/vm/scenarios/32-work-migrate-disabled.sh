@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 32 (work to give, issue 11 item 2): a migrate_disable()d task
+# Scenario 32 (work to give): a migrate_disable()d task
 # is no work to give, whatever its affinity.  migdis holds migration
 # disabled from user space (BPF_PROG_TEST_RUN keeps migrate_disable()
 # around its runs, see tests/progs/migdis.c); with full preemption
@@ -65,7 +65,7 @@ res $([ "$allowed" = 2-3 ] && [ "$alive" = yes ] && [ "${inv1:-0}" -gt "${inv0:-
 	[ "$c_rows" -ge 20 ] && [ "$m_rows" -ge 20 ]; echo $?) \
 	"$T: setup: migdis runs restricted to 2-3 and is preempted ($inv0 -> $inv1), waiter rows sampled ($c_rows, $m_rows)" \
 	"allowed '$allowed' alive $alive inv $inv0 -> $inv1 rows $c_rows $m_rows"
-res $([ $((c_pin * 50)) -le "$c_rows" ]; echo $?) \
+res "$([ $((c_pin * 50)) -le "$c_rows" ]; echo $?)" \
 	"$T: control (three hogs): at most 2% of waiter rows show a pinned waiter ($c_pin of $c_rows)"
-res $([ $((m_pin * 10)) -ge "$m_rows" ]; echo $?) \
+res "$([ $((m_pin * 10)) -ge "$m_rows" ]; echo $?)" \
 	"$T: migdis waiting counts as pinned: $m_pin of $m_rows waiter rows (>= 10%)"
