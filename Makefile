@@ -32,11 +32,12 @@ CFLAGS      ?= -O2 -g -Wall -Wextra
 
 export CACHE
 
-.PHONY: all module tools clean test test-unit test-bpf test-vm test-install demo deps lint docs
+.PHONY: all module tools clean test test-unit test-checker test-bpf test-vm test-install demo deps lint docs
 all: tools module
 
 include userspace/btfgen.mk
 include tests/unit/unit.mk
+include tests/checker/checker.mk
 -include userspace/cli.mk
 -include bpf/bpf.mk
 -include tests/vm/vm.mk
@@ -66,6 +67,7 @@ test: deps
 	@mkdir -p $(BUILD)/results
 	@rm -f $(BUILD)/results/*.summary
 	-@$(MAKE) --no-print-directory test-unit
+	-@$(MAKE) --no-print-directory test-checker
 	-@$(MAKE) --no-print-directory test-bpf
 	-@$(MAKE) --no-print-directory lint
 	-@$(MAKE) --no-print-directory test-install

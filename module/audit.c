@@ -102,8 +102,10 @@ enum { LB_CALLS, LB_RIGHT, LB_WRONG, LB_MISSED, LB_NONE, LB_VOID, LB_AGREE, LB_N
  * active.
  */
 #define AUDIT_ATT_ROWS		AUDIT_NR_REASON_ROWS
-enum { ATT_N, ATT_REDOS, ATT_MOVED, ATT_ACTIVE, ATT_AGREE, ATT_STALE, ATT_KNOWN, ATT_UNKNOWN,
-       ATT_EITHER, ATT_EITHER_AGREE, ATT_NR_COLS };
+enum {
+	ATT_N, ATT_REDOS, ATT_MOVED, ATT_ACTIVE, ATT_AGREE, ATT_STALE, ATT_KNOWN, ATT_UNKNOWN,
+	ATT_EITHER, ATT_EITHER_AGREE, ATT_NR_COLS
+};
 static_assert(ATT_STALE - ATT_AGREE == AUDIT_CAUSE_STALE && ATT_KNOWN - ATT_AGREE == AUDIT_CAUSE_KNOWN &&
 	      ATT_UNKNOWN - ATT_AGREE == AUDIT_CAUSE_UNKNOWN && AUDIT_CAUSE_AGREE == 0,
 	      "lb_attempts' agreement columns follow enum audit_cause");
@@ -125,8 +127,10 @@ struct audit_counts {
 	u64 att_orphan;		/* searches outside an attempt, or for another domain */
 	u64 known[AUDIT_NR_KNOWN_RULES];	/* known disagreements per named rule (attempts) */
 	u64 entry_unread;	/* judged searches without the entry read (nested on the CPU) */
-	/* per flippable rule, judged attempts whose outcome the rule decides, and of
-	 * those the ones where the rule in force / its opposite gave the kernel's */
+	/*
+	 * per flippable rule, judged attempts whose outcome the rule decides, and of
+	 * those the ones where the rule in force / its opposite gave the kernel's
+	 */
 	u64 rule_disc[AUDIT_NR_RULES], rule_in_force[AUDIT_NR_RULES], rule_flipped[AUDIT_NR_RULES];
 	u64 no_rq;		/* CPU entries whose rq was not learned yet (read as stale) */
 	u64 stale_entry;	/* stale disagreements the entry read's inputs reproduce */
@@ -394,8 +398,10 @@ static void audit_rules_init(void)
 		     AUDIT_RULE_SMT_BALANCE | AUDIT_RULE_PREFER_SIBLING_BUSIEST;
 	if (smt6 && HAS_KS_sched_group__cores)
 		r |= AUDIT_RULE_SIBLING_IMBALANCE;
-	/* the balancer sums h_nr_runnable since the series that renamed
-	 * idle_h_nr_running to h_nr_idle (6.14); 6.12.117 has only the field */
+	/*
+	 * the balancer sums h_nr_runnable since the series that renamed
+	 * idle_h_nr_running to h_nr_idle (6.14); 6.12.117 has only the field
+	 */
 	if (HAS_KS_cfs_rq__h_nr_runnable && HAS_KS_cfs_rq__h_nr_idle)
 		r |= AUDIT_RULE_H_NR_RUNNABLE;
 	if (llc7)
@@ -557,9 +563,9 @@ static void audit_format_cpu(struct audit_pcpu *a, int g, const struct audit_cpu
 		       c->void_reason ? c->void_reason : (c->valid ? 0 : SHADOW_VOID_NEVER),
 		       any, w->pinned, w->unknown, throttled);
 	for (m = 0; m < nr; m++) {
-		if (w->rtg[m] >= 0 && w->rtg[m] < SHADOW_WORK_TGS && (thr & BIT(w->rtg[m]))) {
-			continue;	/* its group is throttled on the destination */
-		}
+		/* its group is throttled on the destination */
+		if (w->rtg[m] >= 0 && w->rtg[m] < SHADOW_WORK_TGS && (thr & BIT(w->rtg[m])))
+			continue;
 		for (k = 0; k < words; k++)
 			n += scnprintf(a->cbuf + n, len - n, "%s%llx", k ? "." : (shown ? "/" : ""),
 				       w->restricted[m][k]);

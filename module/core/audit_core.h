@@ -87,8 +87,8 @@ enum audit_class {
 #define AUDIT_SD_ASYM_CAPACITY	0x2u
 #define AUDIT_SD_NUMA		0x4u
 #define AUDIT_SD_SHARE_LLC	0x8u	/* SD_SHARE_PKG_RESOURCES / SD_SHARE_LLC */
-#define AUDIT_SD_PREFER_SIBLING	0x10u	/* the child domain has SD_PREFER_SIBLING (rules
-					 * without AUDIT_RULE_PREFER_SIBLING_BUSIEST) */
+/* the child domain has SD_PREFER_SIBLING (rules without AUDIT_RULE_PREFER_SIBLING_BUSIEST) */
+#define AUDIT_SD_PREFER_SIBLING	0x10u
 #define AUDIT_SD_OVERLAP	0x20u	/* NUMA groups overlap (a CPU may be in two groups) */
 
 /*

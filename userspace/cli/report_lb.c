@@ -156,9 +156,11 @@ static void lb_json(const struct report *r, struct json_writer *w)
 		{
 			struct lb_model m;
 
+			/* absent, not null, when the module has no model: a
+			 * recording from before it re-renders byte for byte */
 			lb_model_read(r, &m);
-			json_key(w, "model");
 			if (m.have) {
+				json_key(w, "model");
 				json_obj_begin(w);
 				json_kv_u64(w, "judged", m.judged);
 				json_kv_u64(w, "agree", m.agree);
@@ -170,8 +172,6 @@ static void lb_json(const struct report *r, struct json_writer *w)
 				json_kv_u64(w, "void", m.voids);
 				json_kv_str(w, "rules", m.rules);
 				json_obj_end(w);
-			} else {
-				json_null(w);
 			}
 		}
 		json_key(w, "rows");
