@@ -583,7 +583,7 @@ static bool wasted_log_copy(int cpu, u32 idx, struct wasted_state *out)
 	u32 h;
 
 	*out = lg->ent[idx % WASTED_LOG];
-	smp_rmb();
+	smp_rmb();	/* the copy before the count that says whether it was overwritten */
 	h = READ_ONCE(lg->head);
 	/* the writer fills entry h (index h % WASTED_LOG) before counting it */
 	return idx + WASTED_LOG > h;
@@ -594,7 +594,7 @@ static bool wasted_log_busy(int cpu)
 {
 	struct wasted_log *lg = wasted_logs[cpu];
 	struct wasted_state st;
-	u32 h = smp_load_acquire(&lg->head);
+	u32 h = smp_load_acquire(&lg->head);	/* pairs with the writer's release */
 
 	return h && wasted_log_copy(cpu, h - 1, &st) && st.busy;
 }
@@ -704,7 +704,7 @@ static u32 wasted_charge(int c, const struct wasted_out *o, u64 ns, bool first)
 	if (first)	/* attempts since the previous sample belong to this stretch */
 		memcpy(W.stretch_seq[c], W.tick_seq[c], sizeof(W.stretch_seq[c]));
 	s = atomic_read(&pc->seq[lvl]);
-	smp_rmb();
+	smp_rmb();	/* the count before the record (the writer's smp_wmb() in between) */
 	rec = READ_ONCE(pc->rec[lvl]);
 	attempts = s - W.tick_seq[c][lvl];
 	W.tick_seq[c][lvl] = s;	/* the next piece of this sample counts none of them again */
@@ -840,7 +840,7 @@ static bool wasted_sample(u64 now, int me, bool *me_idle, int *busy)
 		W.was_idle[c] = false;
 		if (!lg || !cpu_online(c))
 			continue;
-		h = smp_load_acquire(&lg->head);
+		h = smp_load_acquire(&lg->head);	/* pairs with shadow_wasted_log() */
 		if (restart || !W.known[c]) {
 			/* start from the last entry: the state the CPU is in now */
 			W.known[c] = h && wasted_log_copy(c, h - 1, &W.cur[c]);
@@ -1244,8 +1244,8 @@ static int wasted_cpus_show(struct seq_file *m, void *v)
 
 	if (err)
 		return err;
-	seq_puts(m, "# sched_shadow wasted v1\ncpu online sampled_ms idle_ms wasted_ms unknown_ms "
-		 "intervals longest_ms bound_ms");
+	seq_puts(m, "# sched_shadow wasted v1\n");
+	seq_puts(m, "cpu online sampled_ms idle_ms wasted_ms unknown_ms intervals longest_ms bound_ms");
 	for (l = 0; l < WASTED_NR_LEVELS; l++)
 		seq_printf(m, " %s", wasted_level_name[l]);
 	seq_puts(m, " since_ns until_ns\n");

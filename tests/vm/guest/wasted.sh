@@ -84,9 +84,10 @@ w_window_end() {
 			echo "domain $n ${d##*domain} $(cat $d/name) $(cat $d/span 2>/dev/null || echo ?)" >> "/tmp/$name.topo"
 		done
 	done
+	[ -f "/tmp/$name.lb_attempts" ] || : > "/tmp/$name.lb_attempts"
 	(cd /tmp && tar -cf - "$name.trace" "$name.tasks0" "$name.tasks1" "$name.wasted" \
 		"$name.wasted_cgroups" "$name.wasted_attrib" "$name.info" "$name.topo" "$name.lost" \
-		$( [ -f "$name.lb_attempts" ] && echo "$name.lb_attempts") | gzip -c > "/tmp/$name.tar.gz")
+		"$name.lb_attempts" | gzip -c > "/tmp/$name.tar.gz")
 	echo "$name" >> /tmp/wasted-windows
 	vm_export "wasted-$name.tar.gz" "/tmp/$name.tar.gz"
 }

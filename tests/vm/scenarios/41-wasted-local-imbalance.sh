@@ -30,7 +30,7 @@ need_module "wasted local imbalance: module loaded" || return 0
 . /lib/vm/wasted.sh
 n=$(ncpus)
 pkgs=$(cat /sys/devices/system/cpu/cpu[0-5]/topology/physical_package_id 2>/dev/null | tr '\n' ' ')
-shcpu=$(pin_shell_last_cpu)
+pin_shell_last_cpu > /dev/null
 if [ "$n" -ne 6 ] || [ "$pkgs" != "0 0 1 1 2 2 " ] || [ ! -r "$SS/wasted" ]; then
 	not_ok "wasted local imbalance: 6 CPUs in 3 packages and the wasted file" \
 		"cpus $n, packages $pkgs, $(grep feature.wasted "$SS/info")"

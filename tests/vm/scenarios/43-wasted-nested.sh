@@ -14,7 +14,7 @@
 # timeout: 150
 need_module "wasted nested: module loaded" || return 0
 . /lib/vm/wasted.sh
-shcpu=$(pin_shell_last_cpu)
+pin_shell_last_cpu > /dev/null
 CLI=$(command -v sched-shadow)
 if [ -z "$CLI" ] || [ ! -w "$SS/wasted_track" ]; then
 	not_ok "wasted nested: sched-shadow and wasted_track" "cli '$CLI', $(ls $SS | tr '\n' ' ')"
