@@ -200,15 +200,18 @@ static void rows_json(struct json_writer *w, const struct dbgfs_table *t)
 		for (int c = 0; c < t->ncols; c++) {
 			const char *v = dbgfs_cell(t, i, c);
 			char *end, path[512];
-			double d = strtod(v, &end);
+
+			strtod(v, &end);
 
 			if (!strcmp(t->cols[c], "path")) {
 				dbgfs_unescape(v, path, sizeof(path));
 				json_kv_str(w, t->cols[c], path);
 			} else if (!strcmp(v, "-")) {
 				json_kv_null(w, t->cols[c]);
-			} else if (*v && !*end) {
-				json_kv_double(w, t->cols[c], d);
+			} else if (*v && !*end && (*v == '-' || (*v >= '0' && *v <= '9'))) {
+				/* the module's text as the number: read back, it prints the same */
+				json_key(w, t->cols[c]);
+				json_raw_number(w, v);
 			} else {
 				json_kv_str(w, t->cols[c], v);
 			}
