@@ -61,6 +61,7 @@
 #include <linux/sched/clock.h>
 #include <linux/sched/topology.h>
 #include <linux/sort.h>
+#include <linux/tracepoint.h>
 
 #include "kstruct.h"
 #include "shadow.h"
@@ -188,6 +189,9 @@ static struct {
 	struct wasted_cgs *cgs;
 	/* each CPU's state as replayed from its change log */
 	struct wasted_state *cur;
+	struct wasted_cg_acc *(*slot)[WASTED_IDS_MAX];	/* its waiters' cgroup rows */
+	u32 *nslot;
+	u32 *unscanned;			/* its queued tasks the scan did not reach */
 	bool *known;		/* cur[c] holds: its log was read without a gap */
 	u32 *tail;		/* the next log entry to read */
 	bool *was_idle;
@@ -531,6 +535,21 @@ static void wasted_topo_read(void)
 	rcu_read_unlock();
 }
 
+/* Append @busy, @w, @ids at now to @lg (the caller holds the CPU's rq lock). */
+static void wasted_log_append(struct wasted_log *lg, u32 h, bool busy, const struct shadow_work *w,
+			      const struct shadow_wasted_ids *ids)
+{
+	struct wasted_state *st = &lg->ent[h % WASTED_LOG];
+
+	st->stamp = ktime_get_mono_fast_ns();
+	st->busy = busy;
+	if (w != &st->work)
+		st->work = *w;
+	if (ids != &st->ids)
+		st->ids = *ids;
+	smp_store_release(&lg->head, h + 1);	/* the entry before the count */
+}
+
 /**
  * shadow_wasted_log() - append a CPU's waiting state to its change log
  * @rq: the run queue whose lock the caller holds (every writer of this
@@ -540,22 +559,18 @@ static void wasted_topo_read(void)
  * Busy means running a task: the CPU is idle from the switch to its idle
  * task to the switch away from it, as sched_switch says (a task woken
  * there is not running yet; a task that just went to sleep still runs
- * the newidle balance before the switch).  Only a change is logged
- * (same busy flag, counts, masks and waiters as the last entry:
- * nothing).  Bounded: one comparison and one 240-byte entry; one clock
- * read per change.
+ * the newidle balance before the switch); wasted_probe_switch() logs
+ * those switches.  Only a change is logged (same busy flag, counts, masks
+ * and waiters as the last entry: nothing).  Bounded: one comparison and
+ * one 240-byte entry; one clock read per change.
  *
- * Return: true when the next switch goes to or from the idle task (idle
- * with a task queued, or running a task that leaves an empty queue): the
- * caller refreshes the state at that switch.
+ * Return: false (kept for waiters.c's refresh flag).
  */
 bool shadow_wasted_log(struct rq *rq, const struct shadow_evt *e)
 {
 	int cpu = ks_rq_cpu(rq);
 	struct wasted_log *lg;
-	struct wasted_state *st;
-	bool idle_curr = is_idle_task(ks_rq_curr(rq));
-	bool busy = !idle_curr;
+	bool busy;
 	u32 h;
 
 	if (!static_branch_unlikely(&shadow_wasted_on) || (unsigned int)cpu >= nr_cpu_ids)
@@ -563,17 +578,51 @@ bool shadow_wasted_log(struct rq *rq, const struct shadow_evt *e)
 	lg = wasted_logs[cpu];
 	if (unlikely(!lg))
 		return false;
+	busy = !is_idle_task(ks_rq_curr(rq));
 	h = lg->head;
-	if (!h || !wasted_state_same(&lg->ent[(h - 1) % WASTED_LOG], busy, &e->work, &e->ids)) {
-		st = &lg->ent[h % WASTED_LOG];
-		st->stamp = ktime_get_mono_fast_ns();
-		st->busy = busy;
-		st->work = e->work;
-		st->ids = e->ids;
-		smp_store_release(&lg->head, h + 1);	/* the entry before the count */
-	}
-	/* a switch to or from the idle task is coming: see it */
-	return idle_curr == (e->nr_running > 0);
+	if (!h || !wasted_state_same(&lg->ent[(h - 1) % WASTED_LOG], busy, &e->work, &e->ids))
+		wasted_log_append(lg, h, busy, &e->work, &e->ids);
+	return false;
+}
+
+/*
+ * sched_switch, on the CPU that switches, under its rq lock: a switch to
+ * or from the idle task turns the CPU idle or busy; the waiters are the
+ * last entry's.  Every other switch returns at the first test.
+ */
+#if KS_NARGS_btf_trace_sched_switch == 5
+static void wasted_probe_switch(void *data, bool preempt, struct task_struct *prev,
+				struct task_struct *next, unsigned int prev_state)
+#else
+static void wasted_probe_switch(void *data, bool preempt, struct task_struct *prev,
+				struct task_struct *next)
+#endif
+{
+	struct wasted_log *lg;
+	u32 h;
+
+	if (likely(is_idle_task(prev) == is_idle_task(next)))
+		return;
+	lg = wasted_logs[raw_smp_processor_id()];
+	h = lg->head;
+	if (!h)
+		return;		/* nothing logged yet: the next event logs the state */
+	if (lg->ent[(h - 1) % WASTED_LOG].busy == !is_idle_task(next))
+		return;
+	/* the last entry's waiters, now busy (or idle): copy it forward */
+	lg->ent[h % WASTED_LOG].work = lg->ent[(h - 1) % WASTED_LOG].work;
+	lg->ent[h % WASTED_LOG].ids = lg->ent[(h - 1) % WASTED_LOG].ids;
+	wasted_log_append(lg, h, !is_idle_task(next), &lg->ent[h % WASTED_LOG].work,
+			  &lg->ent[h % WASTED_LOG].ids);
+}
+
+static struct tracepoint *wasted_tp_switch;
+static bool wasted_switch_registered;
+
+static void wasted_find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_switch"))
+		wasted_tp_switch = tp;
 }
 
 /* Copy log entry @idx of @cpu; false if the writer may have overwritten it meanwhile. */
@@ -731,40 +780,98 @@ static void wasted_in_of(u32 c)
 		in->state = W.cur[c].busy ? WASTED_IN_BUSY : WASTED_IN_IDLE;
 }
 
+/* Each waiter's cgroup row of @c's replayed state, looked up once per change (the fast path's). */
+static void wasted_slots_of(u32 c)
+{
+	const struct wasted_state *st = &W.cur[c];
+	u32 i, n = st->ids.valid ? min_t(u32, st->ids.nr, WASTED_IDS_MAX) : 0, unk = 0;
+
+	for (i = 0; i < n; i++) {
+		W.slot[c][i] = wasted_cg_get(W.cgs, st->ids.cgid[i]);
+		if ((st->ids.kind[i] & ~WASTED_W_TRACKED) == WASTED_W_UNKNOWN)
+			unk++;
+	}
+	W.nslot[c] = n;
+	W.unscanned[c] = st->work.unknown > unk ? st->work.unknown - unk : 0;
+}
+
+/* One CPU's classified piece: its totals, its stretch, its attribution. */
+static void wasted_piece_cpu(u32 c, const struct wasted_out *o, u64 a, u64 b)
+{
+	struct wasted_stretch *st = &W.st[c];
+	bool first = o->cls == WASTED_C_WASTE && !W.acc[c].in_stretch;
+	u64 ns = b - a, ended_len, gap;
+
+	if (o->cls != WASTED_C_BUSY && o->cls != WASTED_C_OFF)
+		W.was_idle[c] = true;
+	if (wasted_cpu_add(&W.acc[c], o, ns, &ended_len, &gap) &&
+	    ended_len >= (u64)wasted_trace_ms * NSEC_PER_MSEC && trace_wasted_interval_enabled())
+		wasted_trace(c, b - gap, ended_len, st, WASTED_LVL_NONE);
+	if (o->cls == WASTED_C_WASTE) {
+		u32 key;
+
+		if (first) {
+			memset(st, 0, sizeof(*st));
+			/* ask for the path now: the event at its end finds it */
+			if (trace_wasted_interval_enabled() && W.scr.nr_cg)
+				shadow_cgpath_lookup(W.scr.cg[0].cgid);
+		}
+		key = wasted_charge(c, o, ns, first);
+		wasted_stretch_note(st, o, key, ns);
+	}
+}
+
 /*
  * One piece [@a, @b) in which no CPU's state changed: every CPU
- * classified, and @b - @a charged to what it was.
+ * classified, and @b - @a charged to what it was.  With no CPU idle (or
+ * of unknown state) nothing is wasted and every wait is capacity (or
+ * unknown for a waiter whose mask was not kept): the waiters' cgroup rows
+ * are charged directly, without classifying.
  */
 static void wasted_piece(u64 a, u64 b, u32 n)
 {
+	static const struct wasted_out busy = { .cls = WASTED_C_BUSY, .level = WASTED_LVL_NONE };
+	static const struct wasted_out off = { .cls = WASTED_C_OFF, .level = WASTED_LVL_NONE };
 	u64 ns = b - a;
-	u32 c;
+	u32 c, i;
 
-	wasted_classify(&W.topo, W.in, n, &W.scr, W.out);
-	for (c = 0; c < n; c++) {
-		const struct wasted_out *o = &W.out[c];
-		struct wasted_stretch *st = &W.st[c];
-		bool first = o->cls == WASTED_C_WASTE && !W.acc[c].in_stretch;
-		u64 ended_len, gap;
+	for (c = 0; c < n; c++)
+		if (W.in[c].state == WASTED_IN_IDLE || W.in[c].state == WASTED_IN_VOID)
+			break;
+	if (c == n) {
+		for (c = 0; c < n; c++) {
+			const struct wasted_state *st = &W.cur[c];
 
-		if (o->cls != WASTED_C_BUSY && o->cls != WASTED_C_OFF)
-			W.was_idle[c] = true;
-		if (wasted_cpu_add(&W.acc[c], o, ns, &ended_len, &gap) &&
-		    ended_len >= (u64)wasted_trace_ms * NSEC_PER_MSEC && trace_wasted_interval_enabled())
-			wasted_trace(c, b - gap, ended_len, st, WASTED_LVL_NONE);
-		if (o->cls == WASTED_C_WASTE) {
-			u32 key;
-
-			if (first) {
-				memset(st, 0, sizeof(*st));
-				/* ask for the path now: the event at its end finds it */
-				if (trace_wasted_interval_enabled() && W.scr.nr_cg)
-					shadow_cgpath_lookup(W.scr.cg[0].cgid);
+			if (W.in[c].state == WASTED_IN_OFF) {
+				wasted_piece_cpu(c, &off, a, b);
+				continue;
 			}
-			key = wasted_charge(c, o, ns, first);
-			wasted_stretch_note(st, o, key, ns);
+			wasted_piece_cpu(c, &busy, a, b);
+			for (i = 0; i < W.nslot[c]; i++) {
+				u8 k = st->ids.kind[i];
+				bool unk = (k & ~WASTED_W_TRACKED) == WASTED_W_UNKNOWN;
+				struct wasted_cg_acc *g = W.slot[c][i];
+
+				g->wait_ns += ns;
+				if (unk)
+					g->wait_unknown_ns += ns;
+				else
+					g->wait_busy_ns += ns;
+				if (k & WASTED_W_TRACKED) {
+					W.cgs->tracked.wait_ns += ns;
+					if (unk)
+						W.cgs->tracked.wait_unknown_ns += ns;
+					else
+						W.cgs->tracked.wait_busy_ns += ns;
+				}
+			}
+			W.cgs->unscanned_ns += ns * W.unscanned[c];
 		}
+		return;
 	}
+	wasted_classify(&W.topo, W.in, n, &W.scr, W.out);
+	for (c = 0; c < n; c++)
+		wasted_piece_cpu(c, &W.out[c], a, b);
 	wasted_cgs_add(W.cgs, &W.scr, W.out, n, ns);
 }
 
@@ -845,6 +952,8 @@ static bool wasted_sample(u64 now, int me, bool *me_idle, int *busy)
 			/* start from the last entry: the state the CPU is in now */
 			W.known[c] = h && wasted_log_copy(c, h - 1, &W.cur[c]);
 			W.tail[c] = h;
+			if (W.known[c])
+				wasted_slots_of(c);
 			continue;
 		}
 		from = W.tail[c];
@@ -886,6 +995,8 @@ static bool wasted_sample(u64 now, int me, bool *me_idle, int *busy)
 		c = sp->cpu;
 		if (!wasted_log_copy(c, sp->idx, &W.cur[c]))
 			W.known[c] = false;	/* overwritten while we read: void from here */
+		else
+			wasted_slots_of(c);
 		W.tail[c] = sp->idx + 1;
 		wasted_in_of(c);
 	}
@@ -1018,6 +1129,9 @@ static void wasted_free(void)
 		wasted_logs = NULL;
 	}
 	kvfree(W.cur);
+	kvfree(W.slot);
+	kvfree(W.nslot);
+	kvfree(W.unscanned);
 	kvfree(W.known);
 	kvfree(W.tail);
 	kvfree(W.was_idle);
@@ -1070,6 +1184,9 @@ static int wasted_alloc(void)
 			return -ENOMEM;
 	}
 	W.cur = kvcalloc(n, sizeof(*W.cur), GFP_KERNEL);
+	W.slot = kvcalloc(n, sizeof(*W.slot), GFP_KERNEL);
+	W.nslot = kvcalloc(n, sizeof(*W.nslot), GFP_KERNEL);
+	W.unscanned = kvcalloc(n, sizeof(*W.unscanned), GFP_KERNEL);
 	W.known = kvcalloc(n, sizeof(*W.known), GFP_KERNEL);
 	W.tail = kvcalloc(n, sizeof(*W.tail), GFP_KERNEL);
 	W.was_idle = kvcalloc(n, sizeof(*W.was_idle), GFP_KERNEL);
@@ -1083,7 +1200,7 @@ static int wasted_alloc(void)
 	W.topo.slot = kvcalloc(n, WASTED_MAX_DOMAINS, GFP_KERNEL);
 	W.topo.span = kvcalloc((size_t)n * WASTED_MAX_DOMAINS * words, sizeof(u64), GFP_KERNEL);
 	if (!W.acc || !W.keys || !W.stretch_seq || !W.tick_seq || !W.st || !W.cgs || !W.cur ||
-	    !W.known || !W.tail || !W.was_idle || !W.steps || !W.in || !W.out || !W.scr.idle || !W.scr.rsrc || !W.topo.nlev || !W.topo.slot ||
+	    !W.slot || !W.nslot || !W.unscanned || !W.known || !W.tail || !W.was_idle || !W.steps || !W.in || !W.out || !W.scr.idle || !W.scr.rsrc || !W.topo.nlev || !W.topo.slot ||
 	    !W.topo.span)
 		return -ENOMEM;
 	W.scr.words = words;
@@ -1128,8 +1245,19 @@ int shadow_wasted_init(void)
 		return err;
 	}
 	wasted_period_ns = (u64)wasted_period_us * NSEC_PER_USEC;
+	for_each_kernel_tracepoint(wasted_find_tp, NULL);
+	err = wasted_tp_switch ? tracepoint_probe_register(wasted_tp_switch, wasted_probe_switch,
+							   NULL) : -ENOENT;
+	if (err) {
+		pr_err("not loading: wasted-core time cannot attach to sched_switch (%d); wasted_period_us=0 loads without it\n",
+		       err);
+		wasted_free();
+		return err;
+	}
+	wasted_switch_registered = true;
 	wasted_cause_init();
-	snprintf(wasted_state, sizeof(wasted_state), "active:sampled:period_us=%u", wasted_period_us);
+	snprintf(wasted_state, sizeof(wasted_state), "active:change-logs:period_us=%u",
+		 wasted_period_us);
 	atomic_set(&shadow_wasted_owner, WASTED_STOPPED);
 	static_branch_enable(&shadow_wasted_on);
 	return 0;
@@ -1144,6 +1272,11 @@ void shadow_wasted_exit(void)
 		return;
 	atomic_set(&shadow_wasted_owner, WASTED_OFF);
 	static_branch_disable(&shadow_wasted_on);
+	if (wasted_switch_registered) {
+		tracepoint_probe_unregister(wasted_tp_switch, wasted_probe_switch, NULL);
+		tracepoint_synchronize_unregister();
+		wasted_switch_registered = false;
+	}
 	wasted_cause_exit();
 	/* a kick or handoff that saw the old owner has armed its timer by now */
 	synchronize_rcu();

@@ -50,15 +50,14 @@ extern atomic_t shadow_wasted_owner;
 
 /* --- hot path (waiters.c, under the rq lock) --- */
 
-/* The cpu controller's cgroup of @p, as `groups` names cgroups. */
+/*
+ * The cpu controller's cgroup of @p, as `groups` names cgroups.  Under the
+ * rq lock with interrupts off (an RCU read-side section: the css_set
+ * cannot be freed under us), hence task_css_check(..., true).
+ */
 static __always_inline u64 shadow_wasted_cgid(struct task_struct *p)
 {
-	u64 id;
-
-	rcu_read_lock();
-	id = cgroup_id(task_css(p, cpu_cgrp_id)->cgroup);
-	rcu_read_unlock();
-	return id;
+	return cgroup_id(task_css_check(p, cpu_cgrp_id, true)->cgroup);
 }
 
 /* Start a CPU's ids (with shadow_work_begin()); kicks a stopped sampler. */
@@ -137,8 +136,8 @@ static __always_inline void shadow_wasted_ids_note(struct shadow_wasted_ids *ids
 /*
  * The end of a CPU's scan (waiters.c): append the CPU's waiting state to
  * its change log when it differs from the last entry.  Under @rq's lock.
- * Returns true when the next switch must republish (it goes to or from
- * the idle task: the CPU turns busy or idle there).
+ * Returns false (the switches to and from idle are logged by wasted.c's
+ * own sched_switch probe).
  */
 struct shadow_evt;
 bool shadow_wasted_log(struct rq *rq, const struct shadow_evt *e);

@@ -301,6 +301,12 @@ def wasted_rows(out, outdir):
                 "<= 1% of one CPU",
                 "%.0f / %.0f; %.2f%% at %d us" % (mean, mx or 0, 100 * share, period) if share is not None else "-",
                 "-" if share is None else ("met" if share <= 0.01 else "NOT met")])
+    on = read_stats(os.path.join(outdir, "bench-stats.txt")).get("sched_update_nr_running_tp", {})
+    off = read_stats(os.path.join(outdir, "bench-stats-nowasted.txt")).get("sched_update_nr_running_tp", {})
+    a, b = num(on.get("mean")), num(off.get("mean"))
+    out.append(["wasted-core time's hot-path share: nr_running probe ns per call with / without (wasted_period_us=0)",
+                "reported", "%.0f / %.0f (+%.0f)" % (a, b, a - b) if a is not None and b is not None else "-",
+                "reported"])
     cmt = read_stats(os.path.join(outdir, "bench-stats.txt")).get("wasted_cmt", {})
     out.append(["wasted-core can_migrate_task() probe: calls, mean ns per call (under the source rq lock)",
                 "reported", "%s, %s" % (cmt.get("calls", "-"), cmt.get("mean", "-")), "reported"])
