@@ -434,11 +434,15 @@ static void wasted_compare(const struct report *const run[2], struct cmp_out *o)
 		double db = f[1].balancer_ms - f[0].balancer_ms, dc = f[1].capacity_ms - f[0].capacity_ms;
 		double pb = db > 0 ? db : 0, pc = dc > 0 ? dc : 0;
 
-		cmp_line(o, "  second minus first: the balancer's share %+.0f ms, capacity and shares "
-			 "%+.0f ms", db, dc);
-		if (pb + pc > 0)
-			cmp_line(o, "  -> of the extra wait, %.0f%% is capacity and cpu shares, %.0f%% "
-				 "the balancer's", 100.0 * pc / (pb + pc), 100.0 * pb / (pb + pc));
+		snprintf(c[0], sizeof(c[0]), "%+.0f", db);
+		cmp_row(o, "  second minus first: the balancer's share", "", c[0]);
+		snprintf(c[0], sizeof(c[0]), "%+.0f", dc);
+		cmp_row(o, "  second minus first: capacity and shares", "", c[0]);
+		if (pb + pc > 0) {
+			snprintf(c[0], sizeof(c[0]), "%.0f%% / %.0f%%", 100.0 * pb / (pb + pc),
+				 100.0 * pc / (pb + pc));
+			cmp_row(o, "  of the extra wait: balancer / shares", "", c[0]);
+		}
 	}
 	for (i = 0; i < 2; i++)
 		cmp_cell(c[i], sizeof(c[i]), f[i].have, "%.0f", f[i].wasted_ms);

@@ -67,8 +67,10 @@ for name in w41imb w41ctl; do
 	other=$(awk 'NR > 2 && $1 != 2 { s += $5 } END { printf "%.0f", s }' $f)
 	[ "$other" -le $((WIN * 1000 / 20)) ]
 	check $? "$name: no CPU but cpu2 wasted more than 5 % (the hogs may run only on 0-3): others $other ms"
+	# the files are read one after the other while the window's last
+	# stretch may still grow: within 1 % or 20 ms
 	asum=$(w_attr_sum /tmp/$name.wasted_attrib 2)
-	echo "$asum $c2" | awk '{ d = $1 - $2; if (d < 0) d = -d; exit !(d <= 1) }'
+	echo "$asum $c2" | awk '{ d = $1 - $2; if (d < 0) d = -d; t = $2 / 100; if (t < 20) t = 20; exit !(d <= t) }'
 	check $? "$name: cpu2's attribution rows add up to its wasted time ($asum vs $c2 ms)"
 	lvl=$(echo "$top" | cut -d' ' -f1)
 	if awk -v c="$c2" 'BEGIN { exit !(c + 0 < 1) }'; then
@@ -97,7 +99,7 @@ for name in w41imb w41ctl; do
 	hc=$(w_cg /tmp/$name.wasted_cgroups / wasted_ms)
 	[ "$hc" = "-" ] && hc=0
 	wall=$(awk 'NR > 2 { s += $5 } END { printf "%.3f", s }' $f)
-	echo "$hc $c2 $wall" | awk '{ exit !($1 >= 0.95 * $2 - 1 && $1 <= $3 + 1) }'
+	echo "$hc $c2 $wall" | awk '{ exit !($1 >= 0.95 * $2 - 20 && $1 <= $3 * 1.01 + 20) }'
 	check $? "$name: the hogs' cgroup (/) carries cpu2's waste, within all CPUs' ($c2 <= $hc <= $wall ms)"
 done
 # plan so far: 2 windows x 6 = 12
