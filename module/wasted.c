@@ -1249,10 +1249,12 @@ int shadow_wasted_init(void)
 	err = wasted_tp_switch ? tracepoint_probe_register(wasted_tp_switch, wasted_probe_switch,
 							   NULL) : -ENOENT;
 	if (err) {
-		pr_err("not loading: wasted-core time cannot attach to sched_switch (%d); wasted_period_us=0 loads without it\n",
-		       err);
+		/* the rest of the module works without it: say why in info */
+		snprintf(wasted_state, sizeof(wasted_state), "inactive:sched_switch-not-attached:%d", err);
+		strscpy(wasted_cause_state, "inactive:wasted-off", sizeof(wasted_cause_state));
+		pr_warn("wasted-core time off: cannot attach to sched_switch (%d)\n", err);
 		wasted_free();
-		return err;
+		return 0;
 	}
 	wasted_switch_registered = true;
 	wasted_cause_init();
