@@ -190,6 +190,7 @@ static struct {
 	/* each CPU's state as replayed from its change log */
 	struct wasted_state *cur;
 	struct wasted_cg_acc *(*slot)[WASTED_IDS_MAX];	/* its waiters' cgroup rows */
+	struct wasted_cg_acc *last_slot;	/* the last row looked up (cleared with the rows) */
 	u32 *nslot;
 	u32 *unscanned;			/* its queued tasks the scan did not reach */
 	bool *known;		/* cur[c] holds: its log was read without a gap */
@@ -656,6 +657,7 @@ static void wasted_clear(u64 now)
 	memset(W.keys, 0, n * sizeof(*W.keys));
 	memset(W.st, 0, n * sizeof(*W.st));
 	memset(W.cgs, 0, sizeof(*W.cgs));
+	W.last_slot = NULL;
 	W.samples = W.cost_ns = W.cost_max_ns = W.idle_wakeups = W.handoffs = W.steps_total = 0;
 	W.starts = W.stops = W.delta_max_ns = 0;
 	W.reset_ns = now;
@@ -787,7 +789,11 @@ static void wasted_slots_of(u32 c)
 	u32 i, n = st->ids.valid ? min_t(u32, st->ids.nr, WASTED_IDS_MAX) : 0, unk = 0;
 
 	for (i = 0; i < n; i++) {
-		W.slot[c][i] = wasted_cg_get(W.cgs, st->ids.cgid[i]);
+		/* most waiters share a cgroup with the previous one looked up */
+		if (W.last_slot && W.last_slot->cgid == st->ids.cgid[i] && W.last_slot->used)
+			W.slot[c][i] = W.last_slot;
+		else
+			W.slot[c][i] = W.last_slot = wasted_cg_get(W.cgs, st->ids.cgid[i]);
 		if ((st->ids.kind[i] & ~WASTED_W_TRACKED) == WASTED_W_UNKNOWN)
 			unk++;
 	}
@@ -970,7 +976,11 @@ static bool wasted_sample(u64 now, int me, bool *me_idle, int *busy)
 			sp->idx = i;
 		}
 	}
-	sort(W.steps, W.nsteps, sizeof(*W.steps), wasted_step_cmp, NULL);
+	/* each CPU's steps are in time order already: sort only when CPUs interleave */
+	for (i = 1; i < W.nsteps && wasted_step_cmp(&W.steps[i - 1], &W.steps[i]) <= 0; i++)
+		;
+	if (i < W.nsteps)
+		sort(W.steps, W.nsteps, sizeof(*W.steps), wasted_step_cmp, NULL);
 	if (W.nsteps == WASTED_STEPS)	/* more to replay: account up to the last one read */
 		end = max(t0, min(now, W.steps[W.nsteps - 1].stamp));
 
