@@ -390,7 +390,7 @@ static void audit_rules_init(void)
 	bool llc7 = KS_ENUM_group_type__group_llc_balance >= 0;	/* 7.2+ */
 
 	if (!numa_nr)
-		r |= AUDIT_RULE_EAS_FIRST | AUDIT_RULE_NUMA_BUSIEST_NR;
+		r |= AUDIT_RULE_EAS_FIRST | AUDIT_RULE_NUMA_BUSIEST_NR | AUDIT_RULE_CAPACITY_LOCAL;
 	else
 		r |= AUDIT_RULE_REDUCED_CAPACITY | AUDIT_RULE_CAPACITY_FIRST;
 	if (smt6)

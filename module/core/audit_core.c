@@ -233,6 +233,12 @@ static bool audit_cap_greater(u64 a, u64 b)
 	return a * 1024 > b * 1078;
 }
 
+/* fits_capacity() of 5.10: @cap is below about 80 % of @max */
+static bool audit_fits_capacity(u64 cap, u64 max)
+{
+	return cap * 1280 < max * 1024;
+}
+
 /* cpu_util_cfs(): min(max(util_avg, util_est), capacity_orig) */
 static u64 audit_cpu_util(const struct audit_cpu *c)
 {
@@ -376,13 +382,24 @@ static bool audit_beats(const struct audit_domain *d, const struct audit_gstats 
 	const struct audit_gstats *bb = b ? b : &none;
 	u64 dst_cap = d->dst_capacity ? d->dst_capacity : AUDIT_CAP_SCALE;
 	bool asym_cap = d->flags & AUDIT_SD_ASYM_CAPACITY;
+	bool cap_local = d->rules & AUDIT_RULE_CAPACITY_LOCAL;
 	bool cap_filter = asym_cap && audit_rank(d, a->cls) <= audit_rank(d, AUDIT_CLS_FULLY_BUSY) &&
-			  audit_cap_greater(a->min_capacity, dst_cap);
+			  (cap_local ? l && audit_fits_capacity(l->min_capacity, a->min_capacity) :
+			   audit_cap_greater(a->min_capacity, dst_cap));
 	int ra = audit_rank(d, a->cls), rb = audit_rank(d, bb->cls);
 
 	if (!a->sum_h_nr_running)
 		return false;
-	if (asym_cap && a->cls == AUDIT_CLS_MISFIT &&
+	/*
+	 * misfit tasks we cannot help: 5.10 compares the group's max_capacity
+	 * with the local group's (group_smaller_max_cpu_capacity()), 6.1+ the
+	 * destination CPU's capacity and whether its core is idle
+	 */
+	if (cap_local && a->cls == AUDIT_CLS_MISFIT &&
+	    (!l || !audit_fits_capacity(a->max_capacity, l->max_capacity) ||
+	     l->cls != AUDIT_CLS_HAS_SPARE))
+		return false;
+	if (!cap_local && asym_cap && a->cls == AUDIT_CLS_MISFIT &&
 	    (!d->dst_core_idle || !audit_cap_greater(dst_cap, a->max_capacity) ||
 	     !l || l->cls != AUDIT_CLS_HAS_SPARE))
 		return false;

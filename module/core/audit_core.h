@@ -123,7 +123,9 @@ enum audit_class {
 	X(EAS_OVERLOAD, "eas_overload",					\
 	  "with an energy model a group is overloaded only when one of its CPUs is overutilized (7.2+)") \
 	X(LLC_BALANCE, "llc_balance",					\
-	  "group_llc_balance exists (7.2+ CONFIG_SCHED_CACHE): not modelled, a known miss")
+	  "group_llc_balance exists (7.2+ CONFIG_SCHED_CACHE): not modelled, a known miss") \
+	X(CAPACITY_LOCAL, "capacity_local",				\
+	  "SD_ASYM_CPUCAPACITY: 5.10's capacity filters, fits_capacity() against the local group (misfit: its max_capacity; after the class comparison: its min_capacity), not against the destination CPU")
 
 #define AUDIT_RULE_BIT_ENUM(id, name, doc) AUDIT_RULE_BIT_##id,
 enum audit_rule_bit {
@@ -146,12 +148,13 @@ enum audit_rule_bit {
 #define AUDIT_RULE_H_NR_RUNNABLE	AUDIT_RULE(H_NR_RUNNABLE)
 #define AUDIT_RULE_EAS_OVERLOAD		AUDIT_RULE(EAS_OVERLOAD)
 #define AUDIT_RULE_LLC_BALANCE		AUDIT_RULE(LLC_BALANCE)
+#define AUDIT_RULE_CAPACITY_LOCAL	AUDIT_RULE(CAPACITY_LOCAL)
 
 /*
  * Named rule sets (the unit tests and the checker's variants; the module
  * composes its own from BTF and calibration).
  */
-#define AUDIT_RULES_5_10	(AUDIT_RULE_EAS_FIRST | AUDIT_RULE_NUMA_BUSIEST_NR)
+#define AUDIT_RULES_5_10	(AUDIT_RULE_EAS_FIRST | AUDIT_RULE_NUMA_BUSIEST_NR | AUDIT_RULE_CAPACITY_LOCAL)
 /* Debian's 6.1.192: misfit before EAS and capacity first are backported */
 #define AUDIT_RULES_6_1		(AUDIT_RULE_REDUCED_CAPACITY | AUDIT_RULE_CAPACITY_FIRST)
 #define AUDIT_RULES_6_6		(AUDIT_RULE_REDUCED_CAPACITY | AUDIT_RULE_FULLY_BUSY_LATER | \

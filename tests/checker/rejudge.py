@@ -43,8 +43,9 @@ def rules_of(mask, ranks, names):
     r["eas_first"] = "eas_first" in on
     r["numa_510"] = "numa_busiest_nr" in on
     r["misfit_reduced_cap"] = r["misfit_imb_load"] = "reduced_capacity" in on
+    r["cap_510"] = "capacity_local" in on
     if r["numa_510"]:                    # 5.10's forms the bits do not name
-        r.update(asym_local_too=True, asym_smt="510", cap_510=True)
+        r.update(asym_local_too=True, asym_smt="510")
     r["smt"] = "smt_balance" in on
     if r["smt"]:
         r["asym_smt"] = "66"
@@ -83,7 +84,9 @@ def case_of(ev):
     for c in entries:
         v = c.split(",")
         gi, cpu = int(v[0]), int(v[1])
-        masks = [] if v[18] == "-" else v[18].split("/")
+        # v[18] is `throttled`: waiters the destination may not take,
+        # already left out of any and masks
+        masks = [] if v[19] == "-" else v[19].split("/")
         waiters = [dict(mask=list(range(ncpu))) for _ in range(int(v[15]))]
         for mk in masks:
             bits = 0

@@ -31,7 +31,8 @@ declare -A base
 pass=0 fail=0 n=0
 echo "TAP version 13"
 for name in $names; do
-	FILE= SED= VARIANTS=
+	FILE='' SED='' VARIANTS=''
+	# shellcheck source=/dev/null
 	. "$TOP/tests/checker/mutants/$name.mut"
 	n=$((n + 1))
 	B=$M/$name
@@ -45,7 +46,7 @@ for name in $names; do
 	if ! build "$B/core" "$B/driver" 2> "$B/build.log"; then
 		echo "not ok $n - $name: does not build ($B/build.log)"; fail=$((fail + 1)); continue
 	fi
-	caught= detail=
+	caught='' detail=''
 	for v in ${VARIANTS//,/ }; do
 		[ -n "${base[$v]:-}" ] || base[$v]=$(disagree "$M/driver.base" "$v")
 		got=$(disagree "$B/driver" "$v")
