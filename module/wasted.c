@@ -1059,7 +1059,13 @@ static enum hrtimer_restart wasted_tick(struct hrtimer *timer)
 	if (!static_key_enabled(&shadow_enabled)) {
 		if (atomic_cmpxchg(&shadow_wasted_owner, me, WASTED_STOPPED) == me) {
 			spin_lock(&W.lock);
-			W.stop_ns = W.last_ns;
+			/*
+			 * Paused (enable 0): the counters end at the last sample.
+			 * A kick while paused (last_ns 0: nothing sampled since)
+			 * keeps that end; taking 0 made the window's end unknown.
+			 */
+			if (W.last_ns)
+				W.stop_ns = W.last_ns;
 			W.last_ns = 0;
 			W.idle_stop = false;
 			W.stops++;
