@@ -57,6 +57,8 @@
 static_assert((int)AUDIT_NR_IDLE_TYPES == (int)CPU_MAX_IDLE_TYPES, "enum cpu_idle_type changed");
 static_assert(AUDIT_R_VOID_UNREADABLE - AUDIT_R_VOID_NEVER ==
 	      SHADOW_VOID_UNREADABLE - SHADOW_VOID_NEVER, "void reasons out of step");
+static_assert(SHADOW_VOID_NEVER == 1,
+	      "void reasons: AUDIT_R_VOID_NEVER - 1 + enum shadow_void_reason");
 
 /*
  * The kernel's idle type as audit_core's.  The values moved in 6.10
@@ -92,10 +94,11 @@ static const char * const audit_domain_names[] = { "SMT", "CLS", "MC", "PKG", "D
 enum { LB_CALLS, LB_RIGHT, LB_WRONG, LB_MISSED, LB_NONE, LB_VOID, LB_AGREE, LB_NR_COLS };
 
 /*
- * Attempt rows: each (verdict, reason) pair that can occur, densely
- * numbered (audit_att_row()); columns attempts, redos, moved, active.
+ * Attempt rows: each (verdict, reason) pair the reason table allows,
+ * numbered by audit_reason_rows() at load; columns attempts, redos, moved,
+ * active.
  */
-#define AUDIT_ATT_ROWS		(3 + 8 + 12 + 7)
+#define AUDIT_ATT_ROWS		AUDIT_NR_REASON_ROWS
 enum { ATT_N, ATT_REDOS, ATT_MOVED, ATT_ACTIVE, ATT_NR_COLS };
 
 struct audit_counts {
@@ -227,47 +230,20 @@ static int audit_domain_slot(const struct sched_domain *sd)
 	return AUDIT_NR_DOMAINS - 1;
 }
 
-/* The dense attempt row of (verdict, reason); -1 if the pair cannot occur. */
+static s8 audit_row_of[AUDIT_NR_VERDICTS][AUDIT_NR_REASONS];
+static u8 audit_row_verdict[AUDIT_ATT_ROWS], audit_row_reason[AUDIT_ATT_ROWS];
+
+/* The dense attempt row of (verdict, reason); -1 if the table does not allow the pair. */
 static int audit_att_row(int verdict, int reason)
 {
-	switch (verdict) {
-	case AUDIT_RIGHT:
-		return 0;
-	case AUDIT_BUSY:
-		return 1;
-	case AUDIT_NONE:
-		return 2;
-	case AUDIT_VOID:
-		if (reason >= AUDIT_R_VOID_NEVER && reason <= AUDIT_R_VOID_WORK_UNKNOWN)
-			return 3 + reason - AUDIT_R_VOID_NEVER;
+	if (verdict < 0 || verdict >= AUDIT_NR_VERDICTS || reason < 0 || reason >= AUDIT_NR_REASONS)
 		return -1;
-	case AUDIT_WRONG:
-		if (reason >= AUDIT_R_ACTIVE_MISFIT && reason <= AUDIT_R_CLASS_OVERLOADED)
-			return 11 + reason - AUDIT_R_ACTIVE_MISFIT;
-		return reason == AUDIT_R_UNEXPLAINED ? 22 : -1;
-	case AUDIT_MISSED:
-		if (reason >= AUDIT_R_EAS && reason <= AUDIT_R_IMBALANCE_ZERO)
-			return 23 + reason - AUDIT_R_EAS;
-		return reason == AUDIT_R_UNEXPLAINED ? 29 : -1;
-	}
-	return -1;
+	return audit_row_of[verdict][reason];
 }
-
-static u8 audit_row_verdict[AUDIT_ATT_ROWS], audit_row_reason[AUDIT_ATT_ROWS];
 
 static void audit_rows_init(void)
 {
-	int v, r, row;
-
-	for (v = 0; v < AUDIT_NR_VERDICTS; v++)
-		for (r = AUDIT_NR_REASONS - 1; r >= 0; r--) {
-			row = audit_att_row(v, r);
-			if (row < 0 || (v == AUDIT_NONE && r != AUDIT_R_NO_WORK) ||
-			    ((v == AUDIT_RIGHT || v == AUDIT_BUSY) && r != AUDIT_R_NONE))
-				continue;
-			audit_row_verdict[row] = v;
-			audit_row_reason[row] = r;
-		}
+	audit_reason_rows(audit_row_of, audit_row_verdict, audit_row_reason);
 }
 
 /* The kernel's enum group_type values (BTF) as class ranks. */
@@ -1030,6 +1006,16 @@ void shadow_audit_info(struct seq_file *m)
 	seq_printf(m, "lb_missed %d\n", audit_registered ? audit_krp.nmissed : 0);
 	seq_printf(m, "lb_attempt_missed %d\n", audit_att_registered ? audit_att_krp.nmissed : 0);
 	seq_printf(m, "lb_dump_every %lu\n", READ_ONCE(audit_dump_every));
+	/* the reason table (core/audit_reasons.h): name and the verdicts that carry it */
+	for (i = 0; i < AUDIT_NR_REASONS; i++) {
+		int v, sep = 0;
+
+		seq_printf(m, "lb_reason.%s ", audit_reason_name[i]);
+		for (v = 0; v < AUDIT_NR_VERDICTS; v++)
+			if (audit_reason_verdicts[i] & AUDIT_VB(v))
+				seq_printf(m, "%s%s", sep++ ? "," : "", audit_verdict_name[v]);
+		seq_putc(m, '\n');
+	}
 }
 
 /* ---- debugfs ---- */
@@ -1158,8 +1144,9 @@ static int audit_attempts_show(struct seq_file *m, void *v)
 				if ((verdict == AUDIT_BUSY) != (idle == AUDIT_CPU_NOT_IDLE))
 					continue;
 				/* "all" rows of the four judged verdicts' main reasons always show */
-				if (!c[ATT_N] && !(d == AUDIT_ALL && (r <= 2 ||
-				    (audit_row_reason[r] == AUDIT_R_UNEXPLAINED))))
+				if (!c[ATT_N] && !(d == AUDIT_ALL && (verdict == AUDIT_RIGHT ||
+				    verdict == AUDIT_BUSY || verdict == AUDIT_NONE ||
+				    audit_row_reason[r] == AUDIT_R_UNEXPLAINED)))
 					continue;
 				seq_printf(m, "%s %s %s %s %llu %llu %llu %llu\n",
 					   d == AUDIT_ALL ? "all" : audit_domain_names[d],

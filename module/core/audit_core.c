@@ -22,45 +22,62 @@
 #include <linux/math64.h>
 #include "audit_core.h"
 
+#define AUDIT_VERDICT_NAME(id, name) [AUDIT_##id] = name,
 const char * const audit_verdict_name[AUDIT_NR_VERDICTS] = {
-	[AUDIT_RIGHT]	= "right",
-	[AUDIT_WRONG]	= "wrong",
-	[AUDIT_MISSED]	= "missed",
-	[AUDIT_NONE]	= "none",
-	[AUDIT_VOID]	= "void",
-	[AUDIT_BUSY]	= "busy",
+	AUDIT_VERDICTS(AUDIT_VERDICT_NAME)
 };
 
+#define AUDIT_REASON_NAME(id, name, verdicts, doc) [AUDIT_R_##id] = name,
 const char * const audit_reason_name[AUDIT_NR_REASONS] = {
-	[AUDIT_R_NONE]			= "-",
-	[AUDIT_R_NO_WORK]		= "no_work",
-	[AUDIT_R_ACTIVE_MISFIT]		= "active_misfit",
-	[AUDIT_R_ACTIVE_ASYM]		= "active_asym",
-	[AUDIT_R_ACTIVE_PREFER_SIBLING]	= "active_prefer_sibling",
-	[AUDIT_R_CLASS_HAS_SPARE]	= "has_spare",
-	[AUDIT_R_CLASS_FULLY_BUSY]	= "fully_busy",
-	[AUDIT_R_CLASS_MISFIT]		= "misfit",
-	[AUDIT_R_CLASS_SMT_BALANCE]	= "smt_balance",
-	[AUDIT_R_CLASS_ASYM]		= "asym",
-	[AUDIT_R_CLASS_IMBALANCED]	= "imbalanced",
-	[AUDIT_R_CLASS_LLC_BALANCE]	= "llc_balance",
-	[AUDIT_R_CLASS_OVERLOADED]	= "overloaded",
-	[AUDIT_R_EAS]			= "eas",
-	[AUDIT_R_LOCAL_CLASS]		= "local_class",
-	[AUDIT_R_LOCAL_LOAD]		= "local_load",
-	[AUDIT_R_IDLE_CPUS]		= "idle_cpus",
-	[AUDIT_R_SINGLE_TASK]		= "single_task",
-	[AUDIT_R_IMBALANCE_ZERO]	= "imbalance_zero",
-	[AUDIT_R_UNEXPLAINED]		= "unexplained",
-	[AUDIT_R_VOID_NEVER]		= "never",
-	[AUDIT_R_VOID_WALK_FAILED]	= "walk_failed",
-	[AUDIT_R_VOID_DISABLED]		= "disabled",
-	[AUDIT_R_VOID_RESET]		= "reset",
-	[AUDIT_R_VOID_HOTPLUG]		= "hotplug",
-	[AUDIT_R_VOID_STALE]		= "stale",
-	[AUDIT_R_VOID_UNREADABLE]	= "unreadable",
-	[AUDIT_R_VOID_WORK_UNKNOWN]	= "work_unknown",
+	AUDIT_REASONS(AUDIT_REASON_NAME)
 };
+
+#define AUDIT_REASON_VERDICTS(id, name, verdicts, doc) [AUDIT_R_##id] = (verdicts),
+const unsigned int audit_reason_verdicts[AUDIT_NR_REASONS] = {
+	AUDIT_REASONS(AUDIT_REASON_VERDICTS)
+};
+
+#define AUDIT_REASON_DOC(id, name, verdicts, doc) [AUDIT_R_##id] = doc,
+const char * const audit_reason_doc[AUDIT_NR_REASONS] = {
+	AUDIT_REASONS(AUDIT_REASON_DOC)
+};
+
+/* the two runs of the table that are indexed by arithmetic */
+_Static_assert(AUDIT_R_CLASS_OVERLOADED - AUDIT_R_CLASS_HAS_SPARE ==
+	       AUDIT_CLS_OVERLOADED - AUDIT_CLS_HAS_SPARE &&
+	       AUDIT_R_CLASS_FULLY_BUSY - AUDIT_R_CLASS_HAS_SPARE == AUDIT_CLS_FULLY_BUSY &&
+	       AUDIT_R_CLASS_MISFIT - AUDIT_R_CLASS_HAS_SPARE == AUDIT_CLS_MISFIT &&
+	       AUDIT_R_CLASS_SMT_BALANCE - AUDIT_R_CLASS_HAS_SPARE == AUDIT_CLS_SMT_BALANCE &&
+	       AUDIT_R_CLASS_ASYM - AUDIT_R_CLASS_HAS_SPARE == AUDIT_CLS_ASYM &&
+	       AUDIT_R_CLASS_IMBALANCED - AUDIT_R_CLASS_HAS_SPARE == AUDIT_CLS_IMBALANCED &&
+	       AUDIT_R_CLASS_LLC_BALANCE - AUDIT_R_CLASS_HAS_SPARE == AUDIT_CLS_LLC_BALANCE,
+	       "class reasons out of step with enum audit_class");
+_Static_assert(AUDIT_R_VOID_UNREADABLE - AUDIT_R_VOID_NEVER == 6 &&
+	       AUDIT_R_VOID_WORK_UNKNOWN == AUDIT_R_VOID_UNREADABLE + 1,
+	       "void reasons out of step");
+
+int audit_reason_rows(s8 row_of[AUDIT_NR_VERDICTS][AUDIT_NR_REASONS],
+		      u8 *row_verdict, u8 *row_reason)
+{
+	static const int order[] = AUDIT_VERDICT_ROW_ORDER;
+	int i, v, r, n = 0;
+
+	for (v = 0; v < AUDIT_NR_VERDICTS; v++)
+		for (r = 0; r < AUDIT_NR_REASONS; r++)
+			row_of[v][r] = -1;
+	for (i = 0; i < (int)(sizeof(order) / sizeof(order[0])); i++) {
+		v = order[i];
+		for (r = 0; r < AUDIT_NR_REASONS; r++) {
+			if (!(audit_reason_verdicts[r] & AUDIT_VB(v)) || n >= (int)AUDIT_NR_REASON_ROWS)
+				continue;
+			row_of[v][r] = n;
+			row_verdict[n] = v;
+			row_reason[n] = r;
+			n++;
+		}
+	}
+	return n;
+}
 
 const char * const audit_class_name[AUDIT_NR_CLASSES] = {
 	[AUDIT_CLS_HAS_SPARE]	= "has_spare",

@@ -16,6 +16,7 @@
 
 #include <linux/types.h>
 #include "work.h"
+#include "audit_reasons.h"
 
 /*
  * Idle type of the destination CPU, same values as the kernel's
@@ -26,17 +27,6 @@ enum audit_idle_type {
 	AUDIT_CPU_NOT_IDLE = 1,
 	AUDIT_CPU_NEWLY_IDLE = 2,
 	AUDIT_NR_IDLE_TYPES
-};
-
-/* Verdict of one call; BUSY when the destination could not take work. */
-enum audit_verdict {
-	AUDIT_RIGHT,
-	AUDIT_WRONG,
-	AUDIT_MISSED,
-	AUDIT_NONE,
-	AUDIT_VOID,	/* a CPU it needs has no fresh, readable state */
-	AUDIT_BUSY,
-	AUDIT_NR_VERDICTS
 };
 
 /* Alternative trackers: each picks the highest sum(metric) / sum(capacity). */
@@ -78,46 +68,10 @@ enum audit_class {
 };
 
 /*
- * Reasons (docs/debugfs.md "lb reasons").  right has AUDIT_R_NONE; none
- * has AUDIT_R_NO_WORK; void has the first failing CPU's reason.
+ * Verdicts and reasons: module/core/audit_reasons.h (one table).  right has
+ * AUDIT_R_NONE; none has AUDIT_R_NO_WORK; void has the first failing CPU's
+ * reason.
  */
-enum audit_reason {
-	AUDIT_R_NONE,
-	AUDIT_R_NO_WORK,		/* none: no non-local group has work for dst */
-	/* wrong: the kernel means to move a running task (active balance) */
-	AUDIT_R_ACTIVE_MISFIT,
-	AUDIT_R_ACTIVE_ASYM,
-	AUDIT_R_ACTIVE_PREFER_SIBLING,
-	/* wrong: the picked group outranks every group with work, by class
-	 * then by the class's own comparison (update_sd_pick_busiest) */
-	AUDIT_R_CLASS_HAS_SPARE,	/* AUDIT_R_CLASS_HAS_SPARE + enum audit_class */
-	AUDIT_R_CLASS_FULLY_BUSY,
-	AUDIT_R_CLASS_MISFIT,
-	AUDIT_R_CLASS_SMT_BALANCE,
-	AUDIT_R_CLASS_ASYM,
-	AUDIT_R_CLASS_IMBALANCED,
-	AUDIT_R_CLASS_LLC_BALANCE,
-	AUDIT_R_CLASS_OVERLOADED,
-	/* missed: a balanced outcome find_busiest_group() chooses on purpose */
-	AUDIT_R_EAS,			/* EAS on and the root domain not overutilized */
-	AUDIT_R_LOCAL_CLASS,		/* local group's class above the busiest's */
-	AUDIT_R_LOCAL_LOAD,		/* overloaded local: avg_load / imbalance_pct checks */
-	AUDIT_R_IDLE_CPUS,		/* local->idle_cpus <= busiest->idle_cpus + 1 */
-	AUDIT_R_SINGLE_TASK,		/* busiest->sum_h_nr_running == 1 */
-	AUDIT_R_IMBALANCE_ZERO,		/* calculate_imbalance() rounds to 0 */
-	AUDIT_R_UNEXPLAINED,
-	/* void: why a needed CPU's state is unusable (enum shadow_void_reason
-	 * values 1.. map onto AUDIT_R_VOID_NEVER..) */
-	AUDIT_R_VOID_NEVER,
-	AUDIT_R_VOID_WALK_FAILED,
-	AUDIT_R_VOID_DISABLED,
-	AUDIT_R_VOID_RESET,
-	AUDIT_R_VOID_HOTPLUG,
-	AUDIT_R_VOID_STALE,
-	AUDIT_R_VOID_UNREADABLE,
-	AUDIT_R_VOID_WORK_UNKNOWN,	/* a waiter's affinity was not recorded */
-	AUDIT_NR_REASONS
-};
 
 /* struct audit_domain.flags: the sched_domain flags the rules read */
 #define AUDIT_SD_ASYM_PACKING	0x1u
@@ -301,11 +255,9 @@ struct audit_counters {
 	u64 picked_local;
 };
 
-extern const char * const audit_verdict_name[AUDIT_NR_VERDICTS];
 extern const char * const audit_tracker_name[AUDIT_NR_TRACKERS];
 extern const char * const audit_outcome_name[AUDIT_NR_OUTCOMES];
 extern const char * const audit_idle_name[AUDIT_NR_IDLE_TYPES];
-extern const char * const audit_reason_name[AUDIT_NR_REASONS];
 extern const char * const audit_class_name[AUDIT_NR_CLASSES];
 
 void audit_judge(const struct audit_domain *dom,
@@ -313,6 +265,15 @@ void audit_judge(const struct audit_domain *dom,
 		 const struct audit_cpu *cpus, int nr_cpus,
 		 int idle_type, int kernel_pick,
 		 struct audit_gstats *gs, struct audit_result *res);
+
+/*
+ * The rows of debugfs lb_attempts, numbered from the reason table: fills
+ * @row_of[verdict][reason] (-1: the table does not allow the pair) and,
+ * per row, its verdict and reason (arrays of AUDIT_NR_REASON_ROWS).
+ * Returns the number of rows (AUDIT_NR_REASON_ROWS).
+ */
+int audit_reason_rows(s8 row_of[AUDIT_NR_VERDICTS][AUDIT_NR_REASONS],
+		      u8 *row_verdict, u8 *row_reason);
 
 void audit_account(struct audit_counters *c, const struct audit_result *res);
 void audit_counters_add(struct audit_counters *dst,

@@ -700,8 +700,86 @@ static void test_reasons(void)
 	       "reason: class order comes from the ranks (BTF enum values)");
 }
 
-int main(void)
+/* The rows of lb_attempts come from the reason table, nothing else. */
+static void test_reason_table(void)
 {
+	s8 row_of[AUDIT_NR_VERDICTS][AUDIT_NR_REASONS];
+	u8 rv[AUDIT_NR_REASON_ROWS], rr[AUDIT_NR_REASON_ROWS];
+	int n = audit_reason_rows(row_of, rv, rr), i, j, v, r, ok = 1, pairs = 0;
+
+	for (v = 0; v < AUDIT_NR_VERDICTS; v++)
+		for (r = 0; r < AUDIT_NR_REASONS; r++) {
+			int allowed = !!(audit_reason_verdicts[r] & AUDIT_VB(v));
+
+			pairs += allowed;
+			if (allowed != (row_of[v][r] >= 0))
+				ok = 0;
+			else if (allowed && (rv[row_of[v][r]] != v || rr[row_of[v][r]] != r))
+				ok = 0;
+		}
+	tap_ok(ok && n == (int)AUDIT_NR_REASON_ROWS && pairs == n,
+	       "reason table: %d rows, one per allowed (verdict, reason) pair, both ways", n);
+	for (i = 0, ok = 1; i < AUDIT_NR_REASONS; i++) {
+		ok &= audit_reason_name[i] && *audit_reason_name[i] && !strchr(audit_reason_name[i], ' ');
+		ok &= audit_reason_verdicts[i] != 0 && audit_reason_doc[i] && !strchr(audit_reason_doc[i], '|');
+		for (j = 0; j < i; j++)
+			ok &= strcmp(audit_reason_name[i], audit_reason_name[j]) != 0;
+	}
+	tap_ok(ok, "reason table: %d names, unique, no spaces; every reason has verdicts and a doc line",
+	       AUDIT_NR_REASONS);
+	/* every verdict row of the table is reached in order: right first, missed last */
+	tap_ok(rv[0] == AUDIT_RIGHT && rr[0] == AUDIT_R_NONE && rv[n - 1] == AUDIT_MISSED &&
+	       rr[n - 1] == AUDIT_R_UNEXPLAINED &&
+	       row_of[AUDIT_WRONG][AUDIT_R_UNEXPLAINED] >= 0 &&
+	       row_of[AUDIT_MISSED][AUDIT_R_EAS] > row_of[AUDIT_WRONG][AUDIT_R_UNEXPLAINED],
+	       "reason table: rows right, busy, none, void, wrong, missed; unexplained under both");
+}
+
+/* docs/debugfs.md's reason list, as generated from the table */
+static void reasons_md(FILE *f)
+{
+	int i, v, sep;
+
+	fprintf(f, "| reason | verdicts | meaning |\n|---|---|---|\n");
+	for (i = 0; i < AUDIT_NR_REASONS; i++) {
+		fprintf(f, "| `%s` | ", audit_reason_name[i]);
+		for (v = 0, sep = 0; v < AUDIT_NR_VERDICTS; v++)
+			if (audit_reason_verdicts[i] & AUDIT_VB(v))
+				fprintf(f, "%s%s", sep++ ? ", " : "", audit_verdict_name[v]);
+		fprintf(f, " | %s |\n", audit_reason_doc[i]);
+	}
+}
+
+#define REASONS_BEGIN "<!-- reasons: generated from module/core/audit_reasons.h (make docs-reasons) -->\n"
+#define REASONS_END "<!-- reasons: end -->\n"
+
+static void test_reasons_doc(void)
+{
+	static char doc[1 << 20], want[1 << 16];
+	FILE *f = fopen("docs/debugfs.md", "r"), *m;
+	size_t n = f ? fread(doc, 1, sizeof(doc) - 1, f) : 0;
+	char *b, *e;
+
+	if (f)
+		fclose(f);
+	doc[n] = 0;
+	m = fmemopen(want, sizeof(want), "w");
+	reasons_md(m);
+	fclose(m);
+	b = strstr(doc, REASONS_BEGIN);
+	e = b ? strstr(b, REASONS_END) : NULL;
+	if (b)
+		b += strlen(REASONS_BEGIN);
+	tap_ok(b && e && (size_t)(e - b) == strlen(want) && !strncmp(b, want, e - b),
+	       "docs/debugfs.md's reason list is the table's (run make docs-reasons)");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--reasons-md")) {
+		reasons_md(stdout);
+		return 0;
+	}
 	tap_begin("audit_core");
 	test_right();
 	test_wrong();
@@ -722,5 +800,7 @@ int main(void)
 	test_tejun();
 	test_names();
 	test_reasons();
+	test_reason_table();
+	test_reasons_doc();
 	return tap_end();
 }

@@ -41,3 +41,11 @@ UNIT_PF_SRCS := userspace/cli/pfrec.c userspace/cli/pftrace.c userspace/cli/lbtr
 $(BUILD)/unit/test_cli_main $(BUILD)/unit/test_perfetto: $(BUILD)/cli/perfetto_trace.pb-c.h $(UNIT_PF_SRCS)
 $(BUILD)/unit/test_cli_main $(BUILD)/unit/test_perfetto: UNIT_CFLAGS += -I$(BUILD)/cli
 $(BUILD)/unit/test_cli_main $(BUILD)/unit/test_perfetto: UNIT_LIBS = $(UNIT_PF_SRCS) -lprotobuf-c
+
+# docs/debugfs.md's reason list is generated from module/core/audit_reasons.h
+# (the unit test fails while they differ): rewrite it between its markers
+.PHONY: docs-reasons
+docs-reasons: $(BUILD)/unit/test_audit_core
+	@$< --reasons-md > $(BUILD)/reasons.md
+	@python3 -c 'import sys; d = open("docs/debugfs.md").read(); b = "<!-- reasons: generated from module/core/audit_reasons.h (make docs-reasons) -->\n"; e = "<!-- reasons: end -->\n"; i = d.index(b) + len(b); j = d.index(e, i); open("docs/debugfs.md", "w").write(d[:i] + open(sys.argv[1]).read() + d[j:])' $(BUILD)/reasons.md
+	@echo "docs/debugfs.md: reason list rewritten from the table"

@@ -67,7 +67,7 @@ def fmt1(v):
 # ------------------------------------------------------------ run text report
 
 def render_run(r):
-    """The text report `sched-shadow run` prints, from its --json (cmd_run.c)."""
+    """The text report `sched-shadow run` prints, from its --json (report*.c)."""
     o = ["sched-shadow run report", "command: " + " ".join(r["cmd"]),
          "exit status %d, wall time %.2f s" % (r["exit_status"], r["wall_s"])]
     cg = r.get("cgroup")

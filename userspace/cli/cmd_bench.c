@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `sched-shadow bench`: the built-in schbench-style workload (bench_core.c)
+ * `sched-shadow bench`: the built-in schbench-style workload (bench_work.c)
  * with schbench-like output: wakeup latency percentiles in usec and
  * requests per second.  With --cgroup it runs in a cgroup v2 directory it
  * creates (and removes at exit), optionally with a cpu.weight.
@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/bench_core.h"
+#include "cli/bench_args.h"
+#include "cli/cgroup.h"
 
 static void bench_print_text(const struct bench_opts *o, const struct bench_result *r,
 			     const struct cg_handle *cg)

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The report model of `run`: what one run measured, filled from the
+ * module (debugfs), the BPF collector and /proc/schedstat, and rendered
+ * as text, JSON (docs/cli-run.md) or Prometheus by renderers that read
+ * only this model.
+ *
+ * The report is a list of sections (report_sections[] in report.c).
+ * A section owns its part of struct report and, in its own file
+ * report_<name>.c, everything about it: how it is collected from the
+ * module after the run, and its text, JSON and Prometheus renderers.
+ * Adding a measurement to the report means adding a field to the
+ * section's struct below and to that one file (or a new section file
+ * plus one line in report_sections[]).
+ *
+ * Order of the output: text prints the header (command, exit status,
+ * cgroup, which sources were available), then each section's text; JSON
+ * is the envelope and the run's fields, then one member per section;
+ * Prometheus the run's families, then each section's.
+ */
+#ifndef SCHED_SHADOW_CLI_REPORT_H
+#define SCHED_SHADOW_CLI_REPORT_H
+
+#include <stdio.h>
+#include "cli/cgroup.h"
+#include "cli/dbgfs.h"
+#include "cli/json.h"
+#include "cli/latency.h"
+#include "cli/prom.h"
+#include "cli/schedstat.h"
+
+#define REPORT_WHY_LEN		320
+#define REPORT_TEXT_MAX_CGROUPS	20
+
+/* The module as found at the start of the run; its info file at the end. */
+struct report_module {
+	int loaded, reset;
+	char why[REPORT_WHY_LEN];	/* not loaded / reset failed */
+	int have_info;
+	struct dbgfs_table info;
+};
+
+/* Load-balancer audit: the lb table and lb_attempts (one verdict per attempt). */
+struct report_lb {
+	int have_lb, have_att;
+	char why[REPORT_WHY_LEN];	/* why lb is missing */
+	struct dbgfs_table lb, att;
+};
+
+/* Shadow vs real load per CPU. */
+struct report_cpus {
+	int have;
+	char why[REPORT_WHY_LEN];
+	struct dbgfs_table t;
+};
+
+struct report_cg_name {
+	char path[512];		/* "" when the id no longer resolves */
+};
+
+/* Wakeup latency, wakeups and migrations per cgroup (BPF). */
+struct report_latency {
+	int requested, ok;
+	char why[512];
+	struct lat_snapshot lat;
+	struct report_cg_name *cgpath;	/* lat.ncg names, or NULL */
+	int ncg_shown;			/* cgroups with any activity */
+};
+
+/* /proc/schedstat load-balance deltas over the run (the kernel's own counters). */
+struct report_schedstat {
+	int ok, enabled_by_run;
+	char why[REPORT_WHY_LEN];	/* why not available, or a note when ok */
+	int version;
+	struct ss_delta d;
+};
+
+struct report {
+	/* the run */
+	const char *debugfs;		/* the module's debugfs directory */
+	char **cmd;			/* NULL-terminated CMD ARGS... */
+	int exit_status;
+	double wall_s;
+	int cg_used, cg_created, cg_removed;
+	struct cg_handle cg;
+
+	/* sections */
+	struct report_module module;
+	struct report_lb lb;
+	struct report_cpus cpus;
+	struct report_latency latency;
+	struct report_schedstat schedstat;
+};
+
+struct report_section {
+	const char *name;
+	/* Fill the section from the module's debugfs after the run (r->module says
+	 * whether the module was found; without it, say why the section is empty). */
+	void (*collect)(struct report *r, const char *debugfs);
+	void (*text)(const struct report *r, FILE *f);
+	/* One member of the report's JSON object (key and value). */
+	void (*json)(const struct report *r, struct json_writer *w);
+	void (*prom)(const struct report *r, struct prom_writer *p);
+};
+
+extern const struct report_section report_module_section;
+extern const struct report_section report_lb_section;
+extern const struct report_section report_cpus_section;
+extern const struct report_section report_latency_section;
+extern const struct report_section report_schedstat_section;
+
+/* After the run: every section that reads the module collects (module section first). */
+void report_collect_module(struct report *r, const char *debugfs);
+/* BPF: read the collector's maps and name the cgroups (report_latency.c). */
+void report_latency_collect(struct report *r, struct lat_bpf *b);
+
+void report_print_text(const struct report *r, FILE *f);
+void report_print_json(const struct report *r, FILE *f);
+void report_print_prom(const struct report *r, FILE *f);
+
+/* Name of cgroup i of the latency snapshot: its path, or "cgid:N". */
+const char *report_cg_name(const struct report *r, int i, char *buf, size_t len);
+
+/* Free what the sections hold (not r itself). */
+void report_free(struct report *r);
+
+/* Shared by the JSON renderers: "available" and "reason" members. */
+void report_json_available(struct json_writer *w, int ok, const char *why);
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `run`'s options: parser and usage text.  Free of CLI globals, so host
+ * unit tests check its errors.
+ */
+#ifndef SCHED_SHADOW_CLI_RUN_ARGS_H
+#define SCHED_SHADOW_CLI_RUN_ARGS_H
+
+#include <stdio.h>
+
+enum run_fmt { RUN_FMT_TEXT, RUN_FMT_JSON, RUN_FMT_PROM };
+
+struct run_opts {
+	const char *cgroup;
+	int bpf;		/* 1 default, 0 with --no-bpf */
+	enum run_fmt fmt;
+	const char *debugfs;	/* --debugfs DIR or NULL */
+	const char *perfetto;	/* --perfetto FILE or NULL */
+	double interval;	/* --interval: trace sampling period, s (0.5) */
+	char **cmd;		/* NULL-terminated CMD ARGS... */
+};
+
+/*
+ * Parse run's argv (argv[0] = "run").  Returns 0 when ready to run,
+ * 1 when --help was given (usage already printed to stdout), -1 on a
+ * usage error with the reason in err.
+ */
+int run_parse_args(int argc, char **argv, struct run_opts *o,
+		   char *err, size_t errlen);
+void run_usage(FILE *f);
+
+#endif
