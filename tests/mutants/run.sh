@@ -56,7 +56,8 @@ total_caught=0 total_missed=0 total_broken=0 report=$M/report.txt
 : > "$report"
 
 load_mut() {	# load_mut NAME: the .mut's variables
-	EDITS=() SCENARIOS= STRESS= HOST= CHECKS=() INACTIVE=
+	EDITS=() SCENARIOS='' STRESS='' HOST='' CHECKS=() INACTIVE=''
+	# shellcheck source=/dev/null
 	. "$TOP/tests/mutants/$1.mut"
 	WHAT=$(sed -n '1s/^# //p' "$TOP/tests/mutants/$1.mut")
 }
@@ -65,6 +66,7 @@ load_mut() {	# load_mut NAME: the .mut's variables
 globs_match() {
 	local g
 	IFS=, read -ra gs <<< "$2"
+	# shellcheck disable=SC2053 # glob matching on purpose
 	for g in "${gs[@]}"; do [[ $1 == $g ]] && return 0; done
 	return 1
 }
@@ -142,10 +144,11 @@ for K in $KERNELS; do
 	KD=$M/$K
 	G=$KD/guest
 	rm -rf "$G" && mkdir -p "$G/mods" "$G/suite"
+	# shellcheck source=/dev/null
 	make -C "$TOP" --no-print-directory -s vm-kernel KERNEL="$K" > "$KD.kernel.log" 2>&1 &&
 		. "$env_file" || { echo "# mutants on $K: no kernel ($env_file): see $KD.kernel.log"; total_broken=$((total_broken + 1)); continue; }
 	declare -A why=() hostonly=()
-	built= n=0 all_sc= all_st=
+	built='' n=0 all_sc='' all_st=''
 	echo "# ==== mutants on $K ($VM_RELEASE)"
 	for name in $names; do
 		load_mut "$name"
@@ -160,7 +163,8 @@ for K in $KERNELS; do
 			hostonly[$name]=1
 			continue
 		fi
-		if ! BTFGEN=$BTFGEN TOP=$B/src "$TOP/tests/vm/build-module.sh" "$env_file" "$B/kmod" > "$B/build.log" 2>&1; then
+		bm=$TOP/tests/vm/build-module.sh
+		if ! BTFGEN=$BTFGEN TOP=$B/src "$bm" "$env_file" "$B/kmod" > "$B/build.log" 2>&1; then
 			echo "# mutant $name: build failed:"; tail -n 10 "$B/build.log" | sed 's/^/#   /'
 			why[$name]="build failed"; continue
 		fi
@@ -247,7 +251,7 @@ for K in $KERNELS; do
 	for name in $names; do
 		load_mut "$name"
 		W=$KD/$name
-		res= detail=
+		res='' detail=''
 		if [ -n "${why[$name]:-}" ]; then
 			res=BROKEN detail=${why[$name]}
 			total_broken=$((total_broken + 1))
@@ -262,12 +266,13 @@ for K in $KERNELS; do
 				awk '/^not ok [0-9]+ - / { sub(/^not ok [0-9]+ - /, ""); print "FAIL host: " $0 }' "$W/control-host.log" > "$ctl"
 			else
 				{ guest_results "^[0-9]+-$name--" "$tap"; host_results "$name--" "$KD/vm-out" "$SCENARIOS" "$STRESS" "$W"; } > "$W/results"
+				# shellcheck disable=SC2046 # three numbers, split on purpose
 				set -- $(awk -v m="$name" '$2 == "mutant-hits" && $3 == m { h += $5; n += $6; l += $7 } END { print h + 0, n + 0, l + 0 }' "$tap")
 				hits=$1 loads=$3
 				ctl=$CW/results
 			fi
 			layout=$(awk -v m="$name" '$2 == "mutant-layout" && $3 == m { $1 = $2 = $3 = ""; print; exit }' "$tap" | sed 's/^ *//')
-			named= nmiss=
+			named='' nmiss=''
 			for re in "${CHECKS[@]}"; do
 				hit=$(grep '^FAIL' "$W/results" | sed 's/^FAIL //' | grep -E -m1 -- "$re")
 				cbad=$(grep '^FAIL' "$ctl" | sed 's/^FAIL //' | grep -E -m1 -- "$re")

@@ -163,6 +163,7 @@ for h in "$hostdir"/*.sh; do
 	if [ -n "${VM_SCENARIOS:-}" ]; then
 		m=0
 		IFS=, read -ra globs <<< "${VM_SCENARIOS// /,}"
+		# shellcheck disable=SC2053 # glob matching on purpose
 		for g in "${globs[@]}"; do [[ $name == $g ]] && m=1; done
 		[ $m -eq 1 ] || continue
 	fi

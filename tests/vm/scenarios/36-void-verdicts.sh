@@ -32,7 +32,7 @@ if [ ! -e $TR/events/sched_shadow/lb_verdict/enable ] || [ ! -r "$SS/lb" ]; then
 	for i in 1 2 3 4 5; do not_ok "$T: phase $i" "no lb_verdict event or no audit ($(awk '$1 == "feature.lb_audit"' "$SS/info"))"; done
 	return 0
 fi
-shcpu=$(pin_shell_last_cpu)
+pin_shell_last_cpu > /dev/null
 obuf=$(sed 's/ .*//' $TR/buffer_size_kb)
 echo 4096 > $TR/buffer_size_kb
 duty() {
@@ -61,9 +61,10 @@ sleep 1
 trace_on
 sleep 1.5
 trace_off ctl
+# shellcheck disable=SC2046 # the counts, split on purpose
 set -- $(count ctl none)
 diag "control: $1 judged attempts, $2 void (reasons: $4)"
-res $([ "$1" -gt 0 ] && [ "$2" -eq 0 ]; echo $?) "$T: control: $1 judged attempts in 1.5 s, none void" "void $2: $4"
+res "$([ "$1" -gt 0 ] && [ "$2" -eq 0 ]; echo $?)" "$T: control: $1 judged attempts in 1.5 s, none void" "void $2: $4"
 
 # 2. walk_failed: reload with the smallest budget, 20 hogs on cpu1
 bg_stop
@@ -77,9 +78,10 @@ if modload "$KO" walk_budget=16 > /tmp/insmod.err 2>&1; then
 	sleep 1.5
 	trace_off wf
 	att=$(awk 'NR > 2 && $3 == "void" && $4 == "walk_failed" { n += $5 } END { print n + 0 }' "$SS/lb_attempts" 2>/dev/null)
+	# shellcheck disable=SC2046 # the counts, split on purpose
 	set -- $(count wf walk_failed)
 	diag "walk_budget=16, 20 hogs on cpu1 (void $v1): $1 judged, $2 void, $3 walk_failed (other reasons: $4); lb_attempts void walk_failed rows: $att"
-	res $([ "$3" -gt 0 ] && [ "$2" -eq "$3" ]; echo $?) \
+	res "$([ "$3" -gt 0 ] && [ "$2" -eq "$3" ]; echo $?)" \
 		"$T: walk_failed on cpu1: $3 void verdicts say walk_failed, none another reason" "void $2, walk_failed $3, others $4"
 	bg_stop
 else
@@ -95,18 +97,20 @@ trace_on
 i=0
 while [ $i -lt 100 ]; do echo 1 > "$SS/reset"; usleep 20000; i=$((i + 1)); done
 trace_off rs
+# shellcheck disable=SC2046 # the counts, split on purpose
 set -- $(count rs reset)
 diag "100 resets: $1 judged, $2 void, $3 reset (other reasons: $4)"
-res $([ "$3" -gt 0 ] && [ "$2" -eq "$3" ]; echo $?) "$T: reset: $3 void verdicts say reset, none another reason" "void $2, reset $3, others $4"
+res "$([ "$3" -gt 0 ] && [ "$2" -eq "$3" ]; echo $?)" "$T: reset: $3 void verdicts say reset, none another reason" "void $2, reset $3, others $4"
 
 # 4. enable toggled
 trace_on
 i=0
 while [ $i -lt 40 ]; do echo 0 > "$SS/enable"; usleep 20000; echo 1 > "$SS/enable"; usleep 20000; i=$((i + 1)); done
 trace_off en
+# shellcheck disable=SC2046 # the counts, split on purpose
 set -- $(count en disabled)
 diag "40 enable toggles: $1 judged, $2 void, $3 disabled (other reasons: $4)"
-res $([ "$3" -gt 0 ] && [ "$2" -eq "$3" ]; echo $?) "$T: enable toggles: $3 void verdicts say disabled, none another reason" "void $2, disabled $3, others $4"
+res "$([ "$3" -gt 0 ] && [ "$2" -eq "$3" ]; echo $?)" "$T: enable toggles: $3 void verdicts say disabled, none another reason" "void $2, disabled $3, others $4"
 
 # 5. hotplug
 hp=/sys/devices/system/cpu/cpu4/online
@@ -124,9 +128,10 @@ if [ -w $hp ]; then
 	done
 	trace_off hp
 	noff=$(echo "$offv" | tr ' ' '\n' | grep -c '^hotplug$')
+	# shellcheck disable=SC2046 # the counts, split on purpose
 	set -- $(count hp hotplug)
 	diag "6 offline/online cycles of cpu4: cpus void of cpu4 while offline:$offv; $1 judged, $2 void, $3 hotplug (other reasons: $4)"
-	res $([ "$noff" -eq 6 ] && [ "$1" -gt 0 ] && [ "$2" -eq "$3" ]; echo $?) \
+	res "$([ "$noff" -eq 6 ] && [ "$1" -gt 0 ] && [ "$2" -eq "$3" ]; echo $?)" \
 		"$T: hotplug: cpu4 void hotplug while offline (6 of 6), $1 judged attempts, $3 void verdicts all say hotplug" \
 		"offline:$offv; judged $1, void $2, hotplug $3, others $4"
 else

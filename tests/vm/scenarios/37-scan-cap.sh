@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Scenario 37 (work to give, the scan's bound): per event the module reads at
 # most a fixed number of entries from the tail of rq->cfs_tasks (the scan
-# cap, docs/debugfs.md "Work to give": 8, or `info`'s scan_cap when the
-# module prints one) and counts the queued tasks it did not reach as
+# cap: `info`'s waiters.scan_cap, 8 when the module does not print it,
+# docs/debugfs.md "Work to give") and counts the queued tasks it did not reach as
 # `unknown`, never as nothing.  Hogs pinned to cpu2 (one CPU allowed: each
 # waiter the scan reaches is `pinned`), sampled every 5 ms:
 #  1. the data is there: rows of cpu2 with every hog queued, in both phases;
@@ -21,9 +21,9 @@ need_module "$T" || return 0
 res() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2" "$3"; fi; }
 shcpu=$(pin_shell_last_cpu)
 C=2
-cap=$(awk '$1 == "scan_cap" { print $2 }' "$SS/info")
-src="info scan_cap"
-[ -n "$cap" ] || { cap=8; src="docs/debugfs.md (info has no scan_cap)"; }
+cap=$(awk '$1 == "waiters.scan_cap" || $1 == "scan_cap" { print $2; exit }' "$SS/info")
+src="info waiters.scan_cap"
+[ -n "$cap" ] || { cap=8; src="docs/debugfs.md (info has no waiters.scan_cap)"; }
 diag "scan cap $cap ($src); hogs pinned to cpu$C, shell on cpu$shcpu"
 # sample NHOGS FILE: NHOGS pinned hogs on cpu C; rows of cpu C with all of
 # them queued: "h_nr_running movable pinned unknown"
@@ -47,18 +47,18 @@ diag "$lo hogs: $nlo rows with all queued, (h_nr_running movable pinned unknown)
 sort /tmp/s37.lo | uniq -c | head -n 5 | diag
 diag "$hi hogs: $nhi rows with all queued:"
 sort /tmp/s37.hi | uniq -c | head -n 5 | diag
-res $([ "$nlo" -ge 20 ] && [ "$nhi" -ge 20 ]; echo $?) \
+res "$([ "$nlo" -ge 20 ] && [ "$nhi" -ge 20 ]; echo $?)" \
 	"$T: rows of cpu$C with every hog queued, $lo hogs ($nlo) and $hi hogs ($nhi)" "rows $nlo, $nhi"
 # waiters = h_nr_running - 1 (the running hog)
 bad=$(awk '$3 != $1 - 1 || $4 != 0' /tmp/s37.lo | wc -l)
-res $([ "$nlo" -gt 0 ] && [ "$bad" -eq 0 ]; echo $?) \
+res "$([ "$nlo" -gt 0 ] && [ "$bad" -eq 0 ]; echo $?)" \
 	"$T: below the cap ($lo hogs): every waiter seen, pinned = waiters, unknown 0 (rows off: $bad of $nlo)" \
 	"$(awk '$3 != $1 - 1 || $4 != 0' /tmp/s37.lo | head -n 3 | tr '\n' ';')"
 bad=$(awk -v cap=$cap '$3 + $4 != $1 - 1 || $3 > cap || $3 < cap - 1 || $4 < $1 - 1 - cap || $4 < 1' /tmp/s37.hi | wc -l)
-res $([ "$nhi" -gt 0 ] && [ "$bad" -eq 0 ]; echo $?) \
+res "$([ "$nhi" -gt 0 ] && [ "$bad" -eq 0 ]; echo $?)" \
 	"$T: beyond the cap ($hi hogs): pinned + unknown = waiters, pinned <= $cap, unknown >= waiters - $cap (rows off: $bad of $nhi)" \
 	"$(awk -v cap=$cap '$3 + $4 != $1 - 1 || $3 > cap || $3 < cap - 1 || $4 < $1 - 1 - cap || $4 < 1' /tmp/s37.hi | head -n 3 | tr '\n' ';')"
 bad=$(awk '$2 != $4' /tmp/s37.hi | wc -l)
-res $([ "$nhi" -gt 0 ] && [ "$bad" -eq 0 ]; echo $?) \
+res "$([ "$nhi" -gt 0 ] && [ "$bad" -eq 0 ]; echo $?)" \
 	"$T: the unknown waiters count in movable (movable = unknown on every row: $bad of $nhi off)" \
 	"$(awk '$2 != $4' /tmp/s37.hi | head -n 3 | tr '\n' ';')"

@@ -19,7 +19,7 @@
 T="groups escape"
 need_module "$T" || return 0
 res() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2" "$3"; fi; }
-shcpu=$(pin_shell_last_cpu)
+pin_shell_last_cpu > /dev/null
 name=$(printf 'sp ace\nnl\ttab\\bs')
 want='/s38/sp\040ace\012nl\011tab\134bs'
 cg_mk /s38
@@ -46,11 +46,11 @@ rmdir "$CG/s38/$name" 2>/dev/null
 cg_rm /s38
 row=$(awk -v id="$id" 'NR > 2 && $1 == 3 && $2 == id' /tmp/s38.groups)
 diag "cgid $id; its row: $row"
-res $([ -n "$row" ]; echo $?) "$T: the group's row (cgid $id) on cpu3" "rows of cpu3: $(awk 'NR > 2 && $1 == 3' /tmp/s38.groups | tr '\n' ';')"
+res "$([ -n "$row" ]; echo $?)" "$T: the group's row (cgid $id) on cpu3" "rows of cpu3: $(awk 'NR > 2 && $1 == 3' /tmp/s38.groups | tr '\n' ';')"
 got=$(echo "$row" | awk '{ print $NF }')
-res $([ "$got" = "$want" ]; echo $?) "$T: its path is exactly $want (a newline: $nl)" "got '$got'"
+res "$([ "$got" = "$want" ]; echo $?)" "$T: its path is exactly $want (a newline: $nl)" "got '$got'"
 bad=$(awk 'NR == 2 { n = NF; next } NR > 2 && (NF != n || /[\001-\037]/) { b++ } END { print b + 0 }' /tmp/s38.groups)
 lines=$(($(wc -l < /tmp/s38.groups) - 2))
-res $([ "$bad" -eq 0 ] && [ "$lines" -gt 0 ]; echo $?) \
+res "$([ "$bad" -eq 0 ] && [ "$lines" -gt 0 ]; echo $?)" \
 	"$T: all $lines rows of groups have the header's 16 columns and no control character ($bad off)" \
 	"$(awk 'NR == 2 { n = NF; next } NR > 2 && NF != n' /tmp/s38.groups | head -n 3 | tr '\n' ';')"

@@ -17,7 +17,8 @@
 # every read of each reader parses and is consistent (3 checks), walks
 # were published all along, the kernel log is clean.
 # timeout: 300
-SCEN=75
+SCEN=75	# stress.lib: the prefix of the kept files
+export SCEN
 . /lib/vm/stress/stress.lib
 D=$(fig 60 15)
 T="latch readers"
@@ -44,7 +45,7 @@ sleep 1.5
 # the tree is there: every tree CPU shows /s75/a/b (the hog never sleeps)
 have=$(ss_rows groups cpu path | awk '$2 == "/s75/a/b" && $1 < 5 { n++ } END { print n + 0 }')
 res() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2" "$3"; fi; }
-res $([ "$have" -eq 5 ]; echo $?) "$T: /s75/a/b queued in groups on all 5 tree CPUs" "$have of 5"
+res "$([ "$have" -eq 5 ]; echo $?)" "$T: /s75/a/b queued in groups on all 5 tree CPUs" "$have of 5"
 p0=$(ss_sum published)
 mkdir -p /tmp/r75
 bg_ssread r75a -c -T /tmp/s75.tree -d "$D" -i 0 -m 8 -s /tmp/r75 "$SS/groups"
@@ -58,7 +59,7 @@ for r in r75a r75b r75c; do
 done
 for f in /tmp/r75/*; do [ -f "$f" ] && keep "$(basename "$f")" "$f"; done
 diag "walks published during the reads: $p0 -> $p1 ($(( (p1 - p0) / D )) per second)"
-res $([ $((p1 - p0)) -ge $((D * 500)) ]; echo $?) \
+res "$([ $((p1 - p0)) -ge $((D * 500)) ]; echo $?)" \
 	"$T: walks published while the readers read ($((p1 - p0)) in $D s, >= 500 per second)" "published $p0 -> $p1"
 bg_stop
 cg_rm /s75
