@@ -5,7 +5,8 @@
 # owns a fragment included below, so this file only wires them together.
 #
 #   make                 module (for KDIR/BTF) and user-space tools
-#   make test            install dependencies, run unit, bpf, install and vm suites
+#   make test            install dependencies, run unit, bpf, lint, install and vm suites
+#   make lint            shellcheck on the scripts, checkpatch on module/ (tests/lint/)
 #   make install         module for KVER (default: running kernel), CLI, man page, docs (install.mk)
 #   make demo            boot the VM, run the workload in root and nested cgroups
 #   make test-mutants    the module with deliberate bugs: the VM tests must fail on each
@@ -31,11 +32,12 @@ CFLAGS      ?= -O2 -g -Wall -Wextra
 
 export CACHE
 
-.PHONY: all module tools clean test test-unit test-bpf test-vm test-install demo deps
+.PHONY: all module tools clean test test-unit test-checker test-bpf test-vm test-install demo deps lint docs
 all: tools module
 
 include userspace/btfgen.mk
 include tests/unit/unit.mk
+include tests/checker/checker.mk
 -include userspace/cli.mk
 -include bpf/bpf.mk
 -include tests/vm/vm.mk
@@ -65,13 +67,25 @@ test: deps
 	@mkdir -p $(BUILD)/results
 	@rm -f $(BUILD)/results/*.summary
 	-@$(MAKE) --no-print-directory test-unit
+	-@$(MAKE) --no-print-directory test-checker
 	-@$(MAKE) --no-print-directory test-bpf
+	-@$(MAKE) --no-print-directory lint
 	-@$(MAKE) --no-print-directory test-install
 	-@$(MAKE) --no-print-directory test-vm
 	@tests/summarize.sh $(BUILD)/results
 
 deps:
 	tests/deps.sh
+
+# A suite of make test: one TAP check per script and per module file
+# (tests/lint/run.sh; the exceptions, with their reasons, in tests/lint/).
+lint:
+	@mkdir -p $(BUILD)/results && echo "0 passed, 1 failed" > $(BUILD)/results/lint.summary
+	@TAP_SUMMARY=$(BUILD)/results/lint.summary CACHE=$(CACHE) tests/lint/run.sh
+
+# Generated documentation: the man page's command sections and the bash
+# completion (from the CLI's option tables), docs/debugfs.md's reason list.
+docs: docs-cli docs-reasons
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Installing on a test machine (issue 7), included by the top Makefile.
+# Installing on a test machine, included by the top Makefile.
 #
 #   make install [KVER=x.y.z] [DESTDIR=dir] [PREFIX=/usr/local]
 #   make uninstall [same variables]            removes exactly what install put
@@ -24,6 +24,8 @@ PREFIX          ?= /usr/local
 BINDIR          ?= $(PREFIX)/bin
 MANDIR          ?= $(PREFIX)/share/man
 DOCDIR          ?= $(PREFIX)/share/doc/sched_shadow
+# bash-completion's directory for completions loaded on demand
+BASHCOMPDIR     ?= $(PREFIX)/share/bash-completion/completions
 INSTALL_MOD_DIR ?= extra
 MODDIR          := /lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
 DKMS_SRCDIR     := /usr/src/sched_shadow-$(VERSION)
@@ -85,12 +87,14 @@ endif
 install-cli: $(BUILD)/sched-shadow
 	install -D -m 0755 $(BUILD)/sched-shadow $(DESTDIR)$(BINDIR)/sched-shadow
 	install -D -m 0644 docs/sched-shadow.1 $(DESTDIR)$(MANDIR)/man1/sched-shadow.1
+	install -D -m 0644 bash-completion/sched-shadow $(DESTDIR)$(BASHCOMPDIR)/sched-shadow
 	install -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -d $(DESTDIR)$(DOCDIR)/docs
 	install -m 0644 $(INSTALL_DOCS) $(DESTDIR)$(DOCDIR)/docs/
 
 uninstall-cli:
 	rm -f $(DESTDIR)$(BINDIR)/sched-shadow $(DESTDIR)$(MANDIR)/man1/sched-shadow.1 \
+	  $(DESTDIR)$(BASHCOMPDIR)/sched-shadow \
 	  $(DESTDIR)$(DOCDIR)/README.md $(addprefix $(DESTDIR)$(DOCDIR)/docs/,$(notdir $(INSTALL_DOCS)))
 	-@rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 

@@ -18,10 +18,9 @@ BPF_ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 BPF_CFLAGS   := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
 		-I$(BPF_OUT) -Ibpf
 
-CLI_BPF_DEPS := $(BPF_OUT)/latency.skel.h
-# cli.mk's pattern rule lists $(CLI_BPF_DEPS) before this file sets it (a
-# prerequisite list is expanded when read), so name the one object that
-# includes the skeleton here.
+# The one CLI object that includes the skeleton; none when cli.mk found the
+# BPF feature off (no clang or bpftool: the CLI is built without it).
+CLI_BPF_DEPS := $(if $(CLI_BPF_WHY),,$(BPF_OUT)/latency.skel.h)
 $(BUILD)/cli/latency.o: $(CLI_BPF_DEPS)
 
 .PHONY: bpf test-bpf
@@ -45,7 +44,7 @@ test-bpf: $(BUILD)/sched-shadow $(BUILD)/pelt-count $(BTFGEN)
 	TAP_SUMMARY=$(BUILD)/results/bpf.summary BUILD=$(BUILD) \
 		SCHED_SHADOW=$(BUILD)/sched-shadow PELT_COUNT=$(BUILD)/pelt-count tests/bpf/run.sh
 
-# pelt-count (issue 6): the BPF alternative `make bench` measures against
+# pelt-count: the BPF alternative `make bench` measures against
 # the module; the static build goes into the bench VM (tests/bench/bench.mk)
 # and the dynamic one is tried on the host by test-bpf.
 PC_CFLAGS = $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -Ibpf -I$(BPF_OUT)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pelt_count: the BPF alternative to sched_shadow's tracepoint probes
- * (issue 6, `make bench` configuration "bpf").  Raw tracepoint programs on
+ * (`make bench` configuration "bpf").  Raw tracepoint programs on
  * the three bare tracepoints the module hooks (pelt_cfs_tp, pelt_se_tp,
  * sched_update_nr_running_tp; bare DECLARE_TRACE tracepoints are
  * attachable as raw_tp since 5.9), each counting its calls in a per-CPU

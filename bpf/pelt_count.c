@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pelt-count: loader of pelt_count.bpf.c (the BPF alternative `make bench`
- * measures against the module, issue 6).  Loads and attaches the three raw
+ * measures against the module).  Loads and attaches the three raw
  * tracepoint programs, says "pelt-count: attached" on stdout, waits for
  * SIGINT/SIGTERM (or -d SECONDS), then prints per tracepoint the calls and
  * the sum of the field read, summed over CPUs.  Built static for the VM.

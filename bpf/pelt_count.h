@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared by pelt_count.bpf.c and its loader pelt_count.c: the BPF
- * alternative to the module's probes that issue 6 compares against.  One
+ * alternative to the module's probes that `make bench` compares against.  One
  * per-CPU value holds, per tracepoint the module hooks, the number of
  * calls and the sum of one field read with CO-RE (so every call does a
  * comparable read, not only an increment).

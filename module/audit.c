@@ -77,11 +77,13 @@ static int audit_idle_type(int kidle)
 }
 
 #define AUDIT_MAX_GROUPS	64
+/* CPU entries of a domain: overlapping NUMA groups list a CPU more than once */
+#define AUDIT_SCRATCH_CPUS	(4 * nr_cpu_ids)
 #define AUDIT_NR_SNAPSHOTS	4
 #define AUDIT_SNAP_TREE_CPUS	32	/* CPUs whose cfs_rq tree a snapshot keeps */
 #define AUDIT_SNAP_TREE_NODES	16	/* cfs_rqs kept per CPU in a snapshot */
 #define AUDIT_DUMP_EVERY_MAX	1000000000ULL
-#define AUDIT_TRACE_STATE_LEN	2048	/* lb_verdict's state: ~90 bytes per group */
+#define AUDIT_TRACE_STATE_LEN	4096	/* lb_verdict's inputs: ~90 bytes per CPU entry */
 
 /* Domain slots: known names, one for anything else, and the total. */
 static const char * const audit_domain_names[] = { "SMT", "CLS", "MC", "PKG", "DIE", "NUMA", "other" };
@@ -99,7 +101,17 @@ enum { LB_CALLS, LB_RIGHT, LB_WRONG, LB_MISSED, LB_NONE, LB_VOID, LB_AGREE, LB_N
  * active.
  */
 #define AUDIT_ATT_ROWS		AUDIT_NR_REASON_ROWS
-enum { ATT_N, ATT_REDOS, ATT_MOVED, ATT_ACTIVE, ATT_NR_COLS };
+enum {
+	ATT_N, ATT_REDOS, ATT_MOVED, ATT_ACTIVE, ATT_AGREE, ATT_STALE, ATT_KNOWN, ATT_UNKNOWN,
+	ATT_EITHER, ATT_EITHER_AGREE, ATT_NR_COLS
+};
+static_assert(ATT_STALE - ATT_AGREE == AUDIT_CAUSE_STALE && ATT_KNOWN - ATT_AGREE == AUDIT_CAUSE_KNOWN &&
+	      ATT_UNKNOWN - ATT_AGREE == AUDIT_CAUSE_UNKNOWN && AUDIT_CAUSE_AGREE == 0,
+	      "lb_attempts' agreement columns follow enum audit_cause");
+static const char * const audit_att_col_name[ATT_NR_COLS] = {
+	"attempts", "redos", "moved", "active", "agree", "stale", "known", "unknown",
+	"either", "either_agree",
+};
 
 struct audit_counts {
 	u64 c[AUDIT_NR_DOMAINS + 1][AUDIT_NR_IDLE_TYPES][AUDIT_NR_ROWS][LB_NR_COLS];
@@ -112,6 +124,15 @@ struct audit_counts {
 	u64 att_skipped;	/* attempts that never searched (should_we_balance() said no) */
 	u64 att_nested;		/* an attempt inside an attempt on one CPU (not expected) */
 	u64 att_orphan;		/* searches outside an attempt, or for another domain */
+	u64 known[AUDIT_NR_KNOWN_RULES];	/* known disagreements per named rule (attempts) */
+	u64 entry_unread;	/* judged searches without the entry read (nested on the CPU) */
+	/*
+	 * per flippable rule, judged attempts whose outcome the rule decides, and of
+	 * those the ones where the rule in force / its opposite gave the kernel's
+	 */
+	u64 rule_disc[AUDIT_NR_RULES], rule_in_force[AUDIT_NR_RULES], rule_flipped[AUDIT_NR_RULES];
+	u64 no_rq;		/* CPU entries whose rq was not learned yet (read as stale) */
+	u64 stale_entry;	/* stale disagreements the entry read's inputs reproduce */
 };
 
 /*
@@ -134,6 +155,13 @@ struct audit_attempt {
 	int gcpu[AUDIT_MAX_GROUPS];	/* first CPU of each group, -1 if empty */
 };
 
+/* The kernel model's inputs of one CPU, read live (audit_read_live()). */
+struct audit_live {
+	u64 load, util, util_est, runnable, capacity, capacity_orig, misfit;
+	u32 nr, h_nr, llc_pref;
+	bool idle, have;
+};
+
 struct audit_pcpu {
 	seqcount_t seq;
 	u32 gen;
@@ -147,6 +175,18 @@ struct audit_pcpu {
 	int snap_slot;			/* slot whose trees are pending, -1 if none */
 	struct shadow_snap snap;	/* the irq_work's scratch */
 	char tbuf[AUDIT_TRACE_STATE_LEN];	/* the lb_verdict event's state string */
+	/* the search's entry read: its owner, the groups' capacities, per CPU id */
+	bool entry_busy;
+	bool entry_done;
+	unsigned long entry_since;		/* jiffies when entry_busy was taken */
+	void *entry_env;
+	u64 entry_sgc[AUDIT_MAX_GROUPS];
+	struct audit_live *entry;		/* [nr_cpu_ids] */
+	/* the lb_verdict event's CPU entries, formatted while the first search fills them */
+	bool fmt;
+	bool ccut;
+	u32 clen;
+	char cbuf[AUDIT_TRACE_STATE_LEN];
 	int nr_cpus;
 	struct audit_cpu cpus[];
 };
@@ -166,7 +206,7 @@ struct audit_snapshot {
 	int nr_groups;
 	int nr_cpus;
 	struct audit_group groups[AUDIT_MAX_GROUPS];
-	struct audit_cpu *cpus;				/* [nr_cpu_ids] */
+	struct audit_cpu *cpus;				/* [AUDIT_SCRATCH_CPUS] */
 	u32 *nr_nodes;					/* [AUDIT_SNAP_TREE_CPUS] */
 	struct shadow_node (*nodes)[AUDIT_SNAP_TREE_NODES];	/* [AUDIT_SNAP_TREE_CPUS] */
 };
@@ -185,6 +225,7 @@ static char audit_att_state[96] = "inactive:not-initialized";
 
 struct audit_ri_data {
 	void *env;
+	bool entry_owner;	/* this instance made the CPU's entry read */
 };
 
 struct audit_att_ri {
@@ -193,15 +234,18 @@ struct audit_att_ri {
 };
 
 /*
- * Renamed in 6.10.  Both names are enum constants of the headers the module
- * is compiled against (not macros), so only the headers' version can say
- * which one exists.
+ * The sched_domain flags, from BTF (enum constants, which the preprocessor
+ * cannot test): SD_SHARE_LLC was SD_SHARE_PKG_RESOURCES before 6.10, and
+ * 7.x has no SD_OVERLAP.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0)
-#define SHADOW_SD_SHARE_LLC SD_SHARE_PKG_RESOURCES
+#if HAS_KS_ENUMV__SD_SHARE_LLC
+#define SHADOW_SD_SHARE_LLC ((int)KS_ENUMV__SD_SHARE_LLC)
+#elif HAS_KS_ENUMV__SD_SHARE_PKG_RESOURCES
+#define SHADOW_SD_SHARE_LLC ((int)KS_ENUMV__SD_SHARE_PKG_RESOURCES)
 #else
-#define SHADOW_SD_SHARE_LLC SD_SHARE_LLC
+#error "BTF has neither SD_SHARE_LLC nor SD_SHARE_PKG_RESOURCES"
 #endif
+#define SHADOW_SD_OVERLAP (HAS_KS_ENUMV__SD_OVERLAP ? (int)KS_ENUMV__SD_OVERLAP : 0)
 
 /*
  * The domain's name, or one made from its flags when the kernel has no
@@ -259,6 +303,189 @@ static void audit_domain_ranks(struct audit_domain *d)
 	d->rank[AUDIT_CLS_OVERLOADED] = KS_ENUM_group_type__group_overloaded;
 }
 
+/* ---- the rule set (docs/debugfs.md, "Rule sets") ---- */
+
+static u32 audit_rules;				/* in force */
+static u32 audit_rules_btf;			/* what BTF chose */
+static u32 audit_rules_on, audit_rules_off;	/* lb_rules= overrides */
+static char audit_rules_arg[256];
+static u32 audit_rules_learned;			/* switched by the calibration */
+
+/*
+ * lb_rules_learn=N: the first N judged attempts after load are a
+ * calibration phase: for each rule the kernel's outcome can tell apart
+ * (AUDIT_RULES_FLIPPABLE, not set by lb_rules=), the model is also run
+ * with the rule switched; at the end a rule whose opposite matched the
+ * kernel in more of the attempts it decided is switched (source
+ * "learned").  0 (default): no calibration.
+ */
+static unsigned int audit_learn_n;
+module_param_named(lb_rules_learn, audit_learn_n, uint, 0444);
+MODULE_PARM_DESC(lb_rules_learn, "judged attempts of the rule calibration phase after load (0: none; docs/debugfs.md, Rule sets)");
+static atomic64_t audit_calib_seen = ATOMIC64_INIT(0), audit_calib_agree = ATOMIC64_INIT(0);
+static atomic64_t audit_calib_ev[3][AUDIT_NR_RULES];	/* disc, in force agreed, flipped agreed */
+static bool audit_calib_done;
+#define AUDIT_CALIB_MIN	5	/* attempts a rule must decide before the calibration switches it */
+
+/*
+ * lb_rules=: comma-separated +name / -name (names of AUDIT_RULES), each at
+ * most once; anything else refuses the load (the kernel's one line:
+ * "`x' invalid for parameter `lb_rules'").
+ */
+static int audit_rules_set(const char *val, const struct kernel_param *kp)
+{
+	char buf[256], *p, *tok;
+	u32 on = 0, off = 0;
+	int i;
+
+	if (!val || strscpy(buf, val, sizeof(buf)) < 0)
+		return -EINVAL;
+	strim(buf);
+	p = buf;
+	while ((tok = strsep(&p, ",")) != NULL) {
+		bool plus = *tok == '+';
+
+		if (!*tok && !p && p == NULL && tok == buf)
+			break;		/* the empty string: no override */
+		if (*tok != '+' && *tok != '-')
+			return -EINVAL;
+		for (i = 0; i < AUDIT_NR_RULES; i++)
+			if (!strcmp(tok + 1, audit_rule_name[i]))
+				break;
+		if (i == AUDIT_NR_RULES || ((on | off) & BIT(i)))
+			return -EINVAL;
+		if (plus)
+			on |= BIT(i);
+		else
+			off |= BIT(i);
+	}
+	audit_rules_on = on;
+	audit_rules_off = off;
+	strscpy(audit_rules_arg, buf, sizeof(audit_rules_arg));
+	return 0;
+}
+
+static int audit_rules_get(char *buffer, const struct kernel_param *kp)
+{
+	return scnprintf(buffer, PAGE_SIZE, "%s\n", audit_rules_arg);
+}
+
+static const struct kernel_param_ops audit_rules_ops = {
+	.set = audit_rules_set,
+	.get = audit_rules_get,
+};
+module_param_cb(lb_rules, &audit_rules_ops, NULL, 0444);
+MODULE_PARM_DESC(lb_rules, "the audit model's rule set over what BTF chose: +name,-name (docs/debugfs.md, Rule sets)");
+
+/*
+ * The rule set from BTF: each rule is tied to a marker the kernel's BTF
+ * shows (a field, an enumerator); lb_rules= overrides.  No version number.
+ */
+static void audit_rules_init(void)
+{
+	u32 r = 0;
+	bool numa_nr = HAS_KS_sched_domain__imb_numa_nr;		/* 5.18+ */
+	bool smt6 = KS_ENUM_group_type__group_smt_balance >= 0;	/* 6.6+ */
+	bool llc7 = KS_ENUM_group_type__group_llc_balance >= 0;	/* 7.2+ */
+
+	if (!numa_nr)
+		r |= AUDIT_RULE_EAS_FIRST | AUDIT_RULE_NUMA_BUSIEST_NR | AUDIT_RULE_CAPACITY_LOCAL;
+	else
+		r |= AUDIT_RULE_REDUCED_CAPACITY | AUDIT_RULE_CAPACITY_FIRST;
+	if (smt6)
+		r |= AUDIT_RULE_FULLY_BUSY_LATER | AUDIT_RULE_MISFIT_TIE_FIRST |
+		     AUDIT_RULE_SMT_BALANCE | AUDIT_RULE_PREFER_SIBLING_BUSIEST;
+	if (smt6 && HAS_KS_sched_group__cores)
+		r |= AUDIT_RULE_SIBLING_IMBALANCE;
+	/*
+	 * the balancer sums h_nr_runnable since the series that renamed
+	 * idle_h_nr_running to h_nr_idle (6.14); 6.12.117 has only the field
+	 */
+	if (HAS_KS_cfs_rq__h_nr_runnable && HAS_KS_cfs_rq__h_nr_idle)
+		r |= AUDIT_RULE_H_NR_RUNNABLE;
+	if (llc7)
+		r |= AUDIT_RULE_EAS_OVERLOAD | AUDIT_RULE_LLC_BALANCE | AUDIT_RULE_MISFIT_DST_CAPACITY;
+	audit_rules_btf = r;
+	audit_rules = (r | audit_rules_on) & ~audit_rules_off;
+}
+
+/*
+ * The kernel model's inputs of @cpu, read live as update_sg_lb_stats()
+ * reads them: lockless, from the rq (learned by the shadow's tracepoints;
+ * have=false until then).  Bounded: a fixed number of loads, plus at most
+ * 64 llc_counts entries on 7.2+.
+ */
+static void audit_read_live(int cpu, struct audit_live *l)
+{
+	struct shadow_cpu *sc = (unsigned int)cpu < nr_cpu_ids ? shadow_cpus[cpu] : NULL;
+	struct rq *rq = sc ? READ_ONCE(sc->rq) : NULL;
+	const struct sched_avg *avg;
+	struct cfs_rq *cfs;
+	int hr;
+
+	memset(l, 0, sizeof(*l));
+	if (!rq)
+		return;
+	cfs = ks_rq_cfs(rq);
+	avg = ks_cfs_rq_avg(cfs);
+	l->have = true;
+	l->load = READ_ONCE(avg->load_avg);
+	l->util = READ_ONCE(avg->util_avg);
+	l->util_est = ks_cfs_rq_util_est(cfs);
+	l->runnable = READ_ONCE(avg->runnable_avg);
+	l->capacity = ks_rq_cpu_capacity(rq);
+	l->capacity_orig = ks_rq_capacity_orig(rq);
+	l->misfit = ks_rq_misfit_task_load(rq);
+	l->nr = ks_rq_nr_running(rq);
+	hr = (audit_rules & AUDIT_RULE_H_NR_RUNNABLE) ? ks_cfs_rq_h_nr_runnable(cfs) : -1;
+	l->h_nr = hr >= 0 ? (u32)hr : ks_cfs_rq_h_nr_running(cfs);
+	l->idle = ks_rq_idle_cpu(rq);
+	l->llc_pref = (audit_rules & AUDIT_RULE_LLC_BALANCE) ? ks_rq_llc_pref(rq) : 0;
+}
+
+static bool audit_live_differs(const struct audit_live *a, const struct audit_live *b)
+{
+	return a->load != b->load || a->util != b->util || a->util_est != b->util_est ||
+	       a->runnable != b->runnable || a->capacity != b->capacity ||
+	       a->misfit != b->misfit || a->nr != b->nr || a->h_nr != b->h_nr ||
+	       a->idle != b->idle || a->have != b->have;
+}
+
+/*
+ * The search's entry: read the inputs of every CPU of the domain (in
+ * env->cpus) and every group's capacity, to compare with the return.
+ * Bounded like the return handler: AUDIT_MAX_GROUPS groups, a->nr_cpus
+ * entries.
+ */
+static void audit_entry_read(struct audit_pcpu *a, void *env)
+{
+	struct sched_domain *sd = ks_lb_env_sd(env);
+	const struct cpumask *allowed = ks_lb_env_cpus(env);
+	struct sched_group *sg, *first;
+	int ng = 0, nc = 0, cpu;
+
+	a->entry_done = false;
+	if (!sd || !allowed)
+		return;
+	first = ks_sd_groups(sd);
+	sg = first;
+	do {
+		struct sched_group_capacity *sgc = ks_sg_sgc(sg);
+
+		if (ng >= AUDIT_MAX_GROUPS)
+			return;
+		a->entry_sgc[ng++] = sgc ? ks_sgc_capacity(sgc) : 0;
+		for_each_cpu_and(cpu, ks_sg_span(sg), allowed) {
+			if (nc++ >= a->nr_cpus)
+				return;
+			audit_read_live(cpu, &a->entry[cpu]);
+		}
+		sg = ks_sg_next(sg);
+	} while (sg && sg != first);
+	a->entry_env = env;
+	a->entry_done = true;
+}
+
 /* The domain-wide inputs of the kernel's rules, read from @env under RCU. */
 static void audit_fill_domain(struct audit_domain *d, void *env, struct sched_domain *sd)
 {
@@ -271,6 +498,10 @@ static void audit_fill_domain(struct audit_domain *d, void *env, struct sched_do
 	d->imbalance_pct = ks_sd_imbalance_pct(sd);
 	d->imb_numa_nr = ks_sd_imb_numa_nr(sd);
 	d->eas_balanced = rd && ks_rd_eas_balanced(rd);
+	d->eas_present = rd && ks_rd_eas_present(rd);
+	d->rules = READ_ONCE(audit_rules);
+	d->dst_capacity = dst_rq ? ks_rq_cpu_capacity(dst_rq) : SCHED_CAPACITY_SCALE;
+	d->dst_core_idle = true;	/* not read: see docs, "Model and agreement" */
 	d->flags = 0;
 	if (flags & SD_ASYM_PACKING)
 		d->flags |= AUDIT_SD_ASYM_PACKING;
@@ -280,54 +511,142 @@ static void audit_fill_domain(struct audit_domain *d, void *env, struct sched_do
 		d->flags |= AUDIT_SD_NUMA;
 	if (flags & SHADOW_SD_SHARE_LLC)
 		d->flags |= AUDIT_SD_SHARE_LLC;
-#if LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
-	if (flags & SD_OVERLAP)
-		d->flags |= AUDIT_SD_OVERLAP;	/* marked in lb_verdict's sd= */
-#else
 	/*
-	 * The 7.x headers (7.2, 7.3 seen) have no SD_OVERLAP; only NUMA
-	 * domains build overlapping groups, so every NUMA domain is marked
-	 * as possibly overlapping (the mark is informative: a domain whose
-	 * groups do not fit the scratch is never judged either way).
+	 * BTF of 7.x (7.2, 7.3 seen) has no SD_OVERLAP; only NUMA domains
+	 * build overlapping groups, so there every NUMA domain is marked as
+	 * possibly overlapping (the mark is informative: a domain whose groups
+	 * do not fit the scratch is never judged either way).
 	 */
-	if (flags & SD_NUMA)
+	if (SHADOW_SD_OVERLAP ? (flags & SHADOW_SD_OVERLAP) : (flags & SD_NUMA))
 		d->flags |= AUDIT_SD_OVERLAP;
-#endif
 	if (child && (ks_sd_flags(child) & SD_PREFER_SIBLING))
 		d->flags |= AUDIT_SD_PREFER_SIBLING;
 }
 
-static void audit_fill_cpu(struct audit_cpu *c, int cpu, int dst, u32 *unreadable)
+/*
+ * One CPU entry of the domain: the kernel model's inputs read live now
+ * (compared with the entry read when there is one), the published state
+ * for the verdict and the trackers, and its waiter summary in @w (for the
+ * trace event).
+ */
+/*
+ * Append CPU entry @c of group @g with its waiter summary @w to the event's
+ * cbuf, as the destination sees it: waiters of groups throttled there
+ * (bit i of @thr for w->tg[i]) count as throttled, not as work.
+ */
+static void audit_format_cpu(struct audit_pcpu *a, int g, const struct audit_cpu *c,
+			     const struct shadow_work *w, u32 thr)
+{
+	u32 nr = min_t(u32, w->nr_restricted, SHADOW_WORK_RESTRICTED), m, i, any = w->any;
+	u32 throttled = w->throttled, shown = 0;
+	int words = min_t(int, BITS_TO_LONGS(nr_cpu_ids), SHADOW_WORK_MASK_WORDS), k;
+	size_t len = sizeof(a->cbuf), n = a->clen;
+
+	for (i = 0; i < min_t(u32, w->nr_tg, SHADOW_WORK_TGS); i++) {
+		if (thr & BIT(i))
+			throttled += w->tg_any[i];
+		else
+			any += w->tg_any[i];
+	}
+
+	if (a->ccut || len - n < 160 + nr * words * 18) {
+		a->ccut = true;
+		return;
+	}
+	n += scnprintf(a->cbuf + n, len - n,
+		       "%s%d,%d,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%d,%d,%u,%u,%u,%u,%u,%u,",
+		       n ? ";" : "", g, c->cpu, c->nr_running, c->h_nr_running, c->load_avg,
+		       c->util_avg, c->util_est, c->runnable_avg, c->capacity,
+		       c->capacity_orig ? c->capacity_orig : SCHED_CAPACITY_SCALE,
+		       c->misfit_task_load, c->idle, c->stale, c->llc_pref,
+		       c->void_reason ? c->void_reason : (c->valid ? 0 : SHADOW_VOID_NEVER),
+		       any, w->pinned, w->unknown, throttled);
+	for (m = 0; m < nr; m++) {
+		/* its group is throttled on the destination */
+		if (w->rtg[m] >= 0 && w->rtg[m] < SHADOW_WORK_TGS && (thr & BIT(w->rtg[m])))
+			continue;
+		for (k = 0; k < words; k++)
+			n += scnprintf(a->cbuf + n, len - n, "%s%llx", k ? "." : (shown ? "/" : ""),
+				       w->restricted[m][k]);
+		shown++;
+	}
+	if (!shown)
+		n += scnprintf(a->cbuf + n, len - n, "-");
+	a->clen = n;
+}
+
+/*
+ * Bit i set: the bandwidth-limited group w->tg[i] is throttled on @dst
+ * (throttled_lb_pair()'s destination half).  The group pointers come from
+ * the source CPU's published summary: a group cannot be freed while it has
+ * queued tasks, its last task's dequeue republishes the summary first, and
+ * the caller holds RCU across the copy and this read (the group is freed
+ * after a grace period).
+ */
+static u32 audit_tg_throttled(const struct shadow_work *w, int dst)
+{
+	u32 i, thr = 0;
+
+	for (i = 0; i < min_t(u32, w->nr_tg, SHADOW_WORK_TGS); i++) {
+		const struct task_group *tg = (const struct task_group *)(unsigned long)w->tg[i];
+		struct cfs_rq *cfs = tg ? ks_tg_cfs_rq(tg, dst) : NULL;
+
+		if (cfs && ks_cfs_rq_throttled(cfs))
+			thr |= BIT(i);
+	}
+	return thr;
+}
+
+static void audit_fill_cpu(struct audit_pcpu *a, struct audit_cpu *c, int g,
+			   int cpu, int dst, u32 *unreadable, u32 *no_rq)
 {
 	struct shadow_scalars s;
+	struct audit_live l;
+	u32 thr = 0;
 
 	memset(c, 0, sizeof(*c));
+	shadow_work_begin(&s.work);
 	c->cpu = cpu;
-	c->capacity = SCHED_CAPACITY_SCALE;
+	audit_read_live(cpu, &l);
+	c->nr_running = l.nr;
+	c->h_nr_running = l.h_nr;
+	c->load_avg = l.load;
+	c->util_avg = l.util;
+	c->util_est = l.util_est;
+	c->runnable_avg = l.runnable;
+	c->capacity = l.have ? l.capacity : SCHED_CAPACITY_SCALE;
+	c->capacity_orig = l.capacity_orig;
+	c->misfit_task_load = l.misfit;
+	c->idle = l.idle;
+	c->llc_pref = l.llc_pref;
+	/* no rq learned yet: the inputs are unknown, which reads as stale */
+	c->stale = !l.have || (a->entry_done && audit_live_differs(&l, &a->entry[cpu]));
+	*no_rq += !l.have;
+
 	if (!shadow_read_scalars(cpu, &s)) {
 		(*unreadable)++;
 		c->void_reason = SHADOW_VOID_UNREADABLE;
-		return;
+		shadow_work_begin(&s.work);
+		goto out;
 	}
 	if (!s.valid) {
 		c->void_reason = SHADOW_VOID_NEVER;
-		return;
+		shadow_work_begin(&s.work);
+		goto out;
 	}
 	c->valid = true;
 	c->void_reason = s.void_reason < SHADOW_NR_VOID_REASONS ? s.void_reason :
 			 SHADOW_VOID_UNREADABLE;
-	c->work = shadow_work_for(&s.work, dst);
+	thr = audit_tg_throttled(&s.work, dst);
+	c->work = shadow_work_for_dst(&s.work, dst, thr);
 	c->h_load = s.h_load;
-	c->nr_running = s.nr_running;
-	c->h_nr_running = s.h_nr_running;
 	c->movable = s.movable;
-	c->load_avg = s.load_avg;
-	c->runnable_avg = s.runnable_avg;
-	c->util_avg = s.util_avg;
 	c->weight = s.weight;
 	c->shadow = shadow_fp_round(s.shadow_fp);
 	c->shadow_avg = shadow_fp_round(s.shadow_avg_fp);
-	c->capacity = s.capacity ? s.capacity : SCHED_CAPACITY_SCALE;
+out:
+	if (a->fmt)
+		audit_format_cpu(a, g, c, &s.work, thr);
 }
 
 static void audit_count(struct audit_counts *n, int dom, const struct audit_result *res)
@@ -370,48 +689,75 @@ static void audit_count(struct audit_counts *n, int dom, const struct audit_resu
 }
 
 /*
- * The lb_verdict event of one attempt (formatted only while the event is
- * enabled).  Its state string holds everything the documented rules need
- * to re-judge the verdict (tests/vm/host/lb_rejudge.py does):
- *   pct=P sd=F eas=E imb_numa=N ranks=R0,..,R7 groups=G;G;...
- * with G = L,cpu,weight,capacity,load,util,runnable,nr,h_nr,idle,misfit,imbalanced,work
- * (L 1 for the local group, work 0 no / 1 yes / 2 unknown), "trunc=1" if cut.
+ * The inputs of the lb_verdict event of one attempt, formatted at its
+ * first search (only while the event is enabled) into a->tbuf; the event
+ * itself fires at the attempt's return.  docs/debugfs.md ("lb_verdict")
+ * documents every field; a checker recomputes the verdict from them.
  */
+static void audit_format_state(struct audit_pcpu *a, const struct audit_domain *d,
+			       const struct audit_group *groups, int ng)
+{
+	char *b = a->tbuf;
+	size_t len = sizeof(a->tbuf), n;
+	int g, i;
+
+	n = scnprintf(b, len, "rules=0x%x pct=%u sd=0x%x eas=%d eas_on=%d imb_numa=%u dst_cap=%llu dst_core_idle=%d ranks=",
+		      d->rules, d->imbalance_pct, d->flags, d->eas_balanced, d->eas_present,
+		      d->imb_numa_nr, d->dst_capacity, d->dst_core_idle);
+	for (i = 0; i < AUDIT_NR_CLASSES; i++)
+		n += scnprintf(b + n, len - n, "%s%d", i ? "," : "", d->rank[i]);
+	n += scnprintf(b + n, len - n, " groups=");
+	for (g = 0; g < ng; g++) {
+		const struct audit_group *gr = &groups[g];
+
+		if (len - n < 160)
+			goto cut;
+		n += scnprintf(b + n, len - n, "%s%d,%d,%u,%llu,%d,%u,%u,%llu,%llu,%d", g ? ";" : "",
+			       gr->local, gr->nr ? a->cpus[gr->first].cpu : -1, gr->weight,
+			       gr->capacity, gr->imbalanced, gr->flags, gr->cores, gr->min_capacity,
+			       gr->max_capacity, gr->stale);
+	}
+	n += scnprintf(b + n, len - n, " cpus=");
+	if (a->ccut || len - n < a->clen + 16)
+		goto cut;
+	memcpy(b + n, a->cbuf, a->clen);
+	b[n + a->clen] = 0;
+	return;
+cut:
+	scnprintf(b + n, len - n, " trunc=1");
+}
+
+/* The lb_verdict event of one attempt, from the state its first search kept. */
 static void audit_trace_attempt(struct audit_pcpu *a, int moved)
 {
 	const struct audit_attempt *at = &a->att;
-	char *b = a->tbuf;
-	size_t len = sizeof(a->tbuf), n;
-	int picks[AUDIT_NR_TRACKERS], t, g, i;
+	const struct audit_result *r = &at->res;
+	struct shadow_lb_verdict v;
+	int t;
 
-	n = scnprintf(b, len, "pct=%u sd=0x%x eas=%d imb_numa=%u ranks=", at->d.imbalance_pct,
-		      at->d.flags, at->d.eas_balanced, at->d.imb_numa_nr);
-	for (i = 0; i < AUDIT_NR_CLASSES; i++)
-		n += scnprintf(b + n, len - n, "%s%d", i ? "," : "", at->d.rank[i]);
-	n += scnprintf(b + n, len - n, " groups=");
-	for (g = 0; g < at->ng; g++) {
-		const struct audit_gstats *s = &at->gs[g];
-
-		if (len - n < 120) {
-			n += scnprintf(b + n, len - n, " trunc=1");
-			break;
-		}
-		n += scnprintf(b + n, len - n, "%s%d,%d,%u,%llu,%llu,%llu,%llu,%u,%u,%u,%llu,%d,%u",
-			       g ? ";" : "", s->local, at->gcpu[g], s->weight, s->capacity,
-			       s->load, s->util, s->runnable, s->sum_nr_running,
-			       s->sum_h_nr_running, s->idle_cpus, s->misfit_load, s->imbalanced,
-			       s->work);
-	}
+	static_assert(AUDIT_NR_TRACKERS == ARRAY_SIZE(v.tracker));
+#define AUDIT_GCPU(i) ((i) >= 0 && (i) < at->ng ? at->gcpu[i] : -1)
 	for (t = 0; t < AUDIT_NR_TRACKERS; t++)
-		picks[t] = at->res.pick[t] >= 0 && at->res.pick[t] < at->ng ?
-			   at->gcpu[at->res.pick[t]] : -1;
-	trace_lb_verdict(at->dst, audit_domain_names[at->dom], at->res.idle_type,
-			 at->res.verdict,
-			 at->res.kernel_pick >= 0 && at->res.kernel_pick < at->ng ?
-			 at->gcpu[at->res.kernel_pick] : -1, picks,
-			 audit_reason_name[at->res.reason],
-			 at->res.model_pick >= 0 ? at->gcpu[at->res.model_pick] : -1,
-			 at->searches ? at->searches - 1 : 0, moved, at->kicked, b);
+		v.tracker[t] = AUDIT_GCPU(r->pick[t]);
+	v.dst_cpu = at->dst;
+	v.domain = audit_domain_names[at->dom];
+	v.idle = r->idle_type;
+	v.verdict = r->verdict;
+	v.reason = audit_reason_name[r->reason];
+	v.pick = AUDIT_GCPU(r->kernel_pick);
+	v.model = AUDIT_GCPU(r->model_pick);
+	v.busiest = AUDIT_GCPU(r->model.busiest);
+	v.model_exit = audit_reason_name[r->model.exit];
+	v.cause = audit_cause_name[r->cause];
+	v.known = audit_known_name[r->known];
+	v.gpick = r->kernel_pick;
+	v.gmodel = r->model_pick;
+	v.gbusiest = r->model.busiest;
+	v.redos = at->searches ? at->searches - 1 : 0;
+	v.moved = moved;
+	v.active = at->kicked;
+#undef AUDIT_GCPU
+	trace_lb_verdict(&v, a->tbuf);
 }
 
 /*
@@ -443,7 +789,8 @@ static void audit_snapshot_record(struct audit_pcpu *a, int dom, int dst, u64 nt
 	sn->dst_cpu = dst;
 	sn->res = *res;
 	sn->nr_groups = ng;
-	sn->nr_cpus = min_t(int, nc, nr_cpu_ids);
+	/* the groups index every entry: the snapshot holds as many as the scratch */
+	sn->nr_cpus = min_t(int, nc, AUDIT_SCRATCH_CPUS);
 	memcpy(sn->groups, a->groups, ng * sizeof(a->groups[0]));
 	memcpy(sn->cpus, a->cpus, sn->nr_cpus * sizeof(a->cpus[0]));
 	memset(sn->nr_nodes, 0, AUDIT_SNAP_TREE_CPUS * sizeof(*sn->nr_nodes));
@@ -494,6 +841,104 @@ static void audit_attempt_keep(struct audit_pcpu *a, const struct audit_domain *
 	memcpy(at->gs, a->gs, ng * sizeof(a->gs[0]));
 	for (g = 0; g < ng; g++)
 		at->gcpu[g] = a->groups[g].nr ? a->cpus[a->groups[g].first].cpu : -1;
+	if (a->fmt)
+		audit_format_state(a, d, a->groups, ng);
+}
+
+/* Exchange the model inputs of entry @c with the entry read @e (its own inverse). */
+static void audit_swap_live(struct audit_cpu *c, struct audit_live *e)
+{
+	struct audit_live r = {
+		.load = c->load_avg, .util = c->util_avg, .util_est = c->util_est,
+		.runnable = c->runnable_avg, .capacity = c->capacity,
+		.capacity_orig = c->capacity_orig, .misfit = c->misfit_task_load,
+		.nr = c->nr_running, .h_nr = c->h_nr_running, .llc_pref = c->llc_pref,
+		.idle = c->idle, .have = true,
+	};
+
+	c->load_avg = e->load;
+	c->util_avg = e->util;
+	c->util_est = e->util_est;
+	c->runnable_avg = e->runnable;
+	c->capacity = e->have ? e->capacity : SCHED_CAPACITY_SCALE;
+	c->capacity_orig = e->capacity_orig;
+	c->misfit_task_load = e->misfit;
+	c->nr_running = e->nr;
+	c->h_nr_running = e->h_nr;
+	c->llc_pref = e->llc_pref;
+	c->idle = e->idle;
+	*e = r;
+}
+
+/*
+ * A stale disagreement: does the model on the entry read's inputs give the
+ * kernel's outcome?  (The kernel read each CPU somewhere between the two
+ * reads.)  Swaps the stale CPUs' inputs in place, reruns the statistics
+ * and the model, and swaps back (O(groups + CPUs)); not on overlapping
+ * domains, where a CPU has more than one entry.
+ */
+static bool audit_stale_entry_agrees(struct audit_pcpu *a, const struct audit_domain *d,
+				     int ng, int nc, int idle, int kernel_pick)
+{
+	struct audit_model m;
+	int i, g;
+
+	if (!a->entry_done || (d->flags & AUDIT_SD_OVERLAP))
+		return false;
+	for (i = 0; i < nc; i++)
+		if (a->cpus[i].stale && (unsigned int)a->cpus[i].cpu < nr_cpu_ids)
+			audit_swap_live(&a->cpus[i], &a->entry[a->cpus[i].cpu]);
+	for (g = 0; g < ng; g++) {
+		if (a->groups[g].stale)
+			swap(a->groups[g].capacity, a->entry_sgc[g]);
+		audit_group_stats(d, &a->groups[g], a->cpus, nc, idle, &a->gs[g]);
+	}
+	audit_model_run(d, a->gs, ng, idle, &m);
+	for (i = 0; i < nc; i++)
+		if (a->cpus[i].stale && (unsigned int)a->cpus[i].cpu < nr_cpu_ids)
+			audit_swap_live(&a->cpus[i], &a->entry[a->cpus[i].cpu]);
+	for (g = 0; g < ng; g++) {
+		if (a->groups[g].stale)
+			swap(a->groups[g].capacity, a->entry_sgc[g]);
+		audit_group_stats(d, &a->groups[g], a->cpus, nc, idle, &a->gs[g]);
+	}
+	return m.pick == kernel_pick;
+}
+
+/*
+ * One judged attempt of the calibration phase (lb_rules_learn=N): its
+ * evidence, and at the N-th the decision.  Atomic counters: the phase is
+ * short and shared by every CPU.
+ */
+static void audit_calibrate(const struct audit_result *res, u32 differs, u32 fagree)
+{
+	s64 n;
+	u32 flip = 0;
+	int b;
+
+	for (b = 0; differs && b < AUDIT_NR_RULES; b++) {
+		if (!(differs & BIT(b)))
+			continue;
+		atomic64_inc(&audit_calib_ev[0][b]);
+		if (res->cause == AUDIT_CAUSE_AGREE)
+			atomic64_inc(&audit_calib_ev[1][b]);
+		if (fagree & BIT(b))
+			atomic64_inc(&audit_calib_ev[2][b]);
+	}
+	if (res->cause == AUDIT_CAUSE_AGREE)
+		atomic64_inc(&audit_calib_agree);
+	n = atomic64_inc_return(&audit_calib_seen);
+	if (n != audit_learn_n)
+		return;
+	/* the last attempt of the phase decides, once */
+	for (b = 0; b < AUDIT_NR_RULES; b++)
+		if (atomic64_read(&audit_calib_ev[0][b]) >= AUDIT_CALIB_MIN &&
+		    atomic64_read(&audit_calib_ev[2][b]) > atomic64_read(&audit_calib_ev[1][b]))
+			flip |= BIT(b);
+	flip &= AUDIT_RULES_FLIPPABLE & ~(audit_rules_on | audit_rules_off);
+	audit_rules_learned = flip;
+	WRITE_ONCE(audit_rules, audit_rules ^ flip);
+	WRITE_ONCE(audit_calib_done, true);
 }
 
 static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group *picked)
@@ -507,7 +952,9 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 	struct audit_attempt *at = &a->att;
 	struct audit_domain d;
 	struct audit_result res;
-	u32 unreadable = 0, gen;
+	u32 unreadable = 0, no_rq = 0, gen, differs = 0, fagree = 0;
+	bool stale_entry = false;
+	int b;
 
 	if (!sd || !allowed || (unsigned int)dst >= nr_cpu_ids)
 		return;
@@ -522,7 +969,7 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 	}
 	dom = audit_domain_slot(sd);
 
-	/* perf (issue 11): a busy destination is counted, no CPU is read */
+	/* perf: a busy destination is counted, no CPU is read */
 	if (idle == AUDIT_CPU_NOT_IDLE) {
 		gen = atomic_read(&shadow_reset_gen);
 		raw_write_seqcount_begin(&a->seq);
@@ -546,31 +993,46 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 		return;
 	}
 
-	/* describe the domain from published state only */
+	/* describe the domain: live inputs, published state for the verdict */
+	a->fmt = first_search && trace_lb_verdict_enabled();
+	a->ccut = false;
+	a->clen = 0;
+	a->cbuf[0] = 0;
+	if (a->entry_done && a->entry_env != env)
+		a->entry_done = false;
 	first = ks_sd_groups(sd);
 	sg = first;
 	do {
 		struct audit_group *g;
 		struct sched_group_capacity *sgc;
+		int sgf;
 
 		if (ng >= AUDIT_MAX_GROUPS) {
 			too_many = true;
 			break;
 		}
 		g = &a->groups[ng];
+		memset(g, 0, sizeof(*g));
 		g->first = nc;
-		g->nr = 0;
 		g->local = cpumask_test_cpu(dst, ks_sg_span(sg));
 		g->weight = ks_sg_group_weight(sg);
 		sgc = ks_sg_sgc(sg);
 		g->capacity = sgc ? ks_sgc_capacity(sgc) : 0;
 		g->imbalanced = sgc && ks_sgc_imbalance(sgc);
+		g->min_capacity = sgc ? ks_sgc_min_capacity(sgc) : 0;
+		g->max_capacity = sgc ? ks_sgc_max_capacity(sgc) : 0;
+		g->stale = a->entry_done && a->entry_sgc[ng] != g->capacity;
+		sgf = ks_sg_flags(sg);
+		g->flags = (sgf & SD_SHARE_CPUCAPACITY ? AUDIT_SG_SMT : 0) |
+			   (sgf & SD_PREFER_SIBLING ? AUDIT_SG_PREFER_SIBLING : 0);
+		g->cores = ks_sg_cores(sg);
 		for_each_cpu_and(cpu, ks_sg_span(sg), allowed) {
 			if (nc >= a->nr_cpus) {
 				cut = true;	/* overlapping NUMA groups: never judged cut */
 				break;
 			}
-			audit_fill_cpu(&a->cpus[nc++], cpu, dst, &unreadable);
+			audit_fill_cpu(a, &a->cpus[nc], ng, cpu, dst, &unreadable, &no_rq);
+			nc++;
 			g->nr++;
 		}
 		if (sg == picked)
@@ -584,6 +1046,12 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 		audit_fill_domain(&d, env, sd);
 		audit_judge(&d, a->groups, ng, a->cpus, nc, idle, kpick, a->gs, &res);
 		bad = res.flags & AUDIT_F_BAD_MASK;
+		if (!bad && first_search)
+			audit_model_flips(&d, a->gs, ng, idle, &res.model, res.kernel_pick,
+					  AUDIT_RULES_FLIPPABLE & ~(audit_rules_on | audit_rules_off),
+					  &differs, &fagree);
+		if (!bad && first_search && res.cause == AUDIT_CAUSE_STALE)
+			stale_entry = audit_stale_entry_agrees(a, &d, ng, nc, idle, res.kernel_pick);
 	}
 
 	gen = atomic_read(&shadow_reset_gen);
@@ -593,6 +1061,7 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 		a->gen = gen;
 	}
 	a->n.unreadable += unreadable;
+	a->n.no_rq += no_rq;
 	a->n.att_orphan += orphan;
 	if (too_many) {
 		a->n.too_many_groups++;
@@ -603,12 +1072,23 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 	} else {
 		if (res.flags & AUDIT_F_PICKED_LOCAL)
 			a->n.picked_local++;
+		a->n.entry_unread += !a->entry_done;
+		a->n.stale_entry += stale_entry;
 		audit_count(&a->n, dom, &res);
+		for (b = 0; differs && b < AUDIT_NR_RULES; b++) {
+			if (!(differs & BIT(b)))
+				continue;
+			a->n.rule_disc[b]++;
+			a->n.rule_in_force[b] += res.cause == AUDIT_CAUSE_AGREE;
+			a->n.rule_flipped[b] += !!(fagree & BIT(b));
+		}
 	}
 	raw_write_seqcount_end(&a->seq);
 	if (too_many || cut || bad || !first_search)
 		return;
 
+	if (audit_learn_n && !READ_ONCE(audit_calib_done))
+		audit_calibrate(&res, differs, fagree);
 	if (audit_att_registered)
 		audit_attempt_keep(a, &d, dom, dst, &res, ng);
 	if (res.verdict == AUDIT_WRONG || res.verdict == AUDIT_MISSED) {
@@ -629,10 +1109,34 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 static int audit_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct audit_ri_data *d = (struct audit_ri_data *)ri->data;
-	u64 t0 = shadow_stat_begin(SS_LB_ENTRY);	/* stats (static key) */
+	struct audit_pcpu *a;
+	u64 t0;
 
+	d->env = NULL;
+	d->entry_owner = false;
+	if (!static_branch_likely(&shadow_enabled))
+		return 0;
+	t0 = shadow_stat_begin(SS_LB_ENTRY);	/* stats (static key) */
 	/* the prototype struct sched_group *f(struct lb_env *) is verified from BTF */
 	d->env = (void *)regs_get_kernel_argument(regs, 0);
+	a = audit_pcpu[smp_processor_id()];
+	/*
+	 * The entry read of the kernel's inputs; a search nested on this CPU
+	 * (a softirq's balance inside a newidle one) does not take it over.
+	 */
+	/*
+	 * An owner whose return never ran (the probe disarmed in between)
+	 * would keep the read to itself: after a second it is taken over.
+	 */
+	if (d->env && (!a->entry_busy || time_after(jiffies, a->entry_since + HZ)) &&
+	    audit_idle_type(ks_lb_env_idle(d->env)) != AUDIT_CPU_NOT_IDLE) {
+		a->entry_busy = true;
+		a->entry_since = jiffies;
+		d->entry_owner = true;
+		rcu_read_lock();
+		audit_entry_read(a, d->env);
+		rcu_read_unlock();
+	}
 	shadow_stat_end(SS_LB_ENTRY, t0);
 	return 0;
 }
@@ -643,14 +1147,27 @@ static int audit_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct audit_pcpu *a;
 	u64 t0;
 
-	if (!static_branch_likely(&shadow_enabled) || !d->env)
+	if (!d->env)
 		return 0;
-	t0 = shadow_stat_begin(SS_LB_RETURN);	/* stats (static key) */
 	a = audit_pcpu[smp_processor_id()];
-	rcu_read_lock();
-	audit_judge_call(a, d->env, (struct sched_group *)regs_return_value(regs));
-	rcu_read_unlock();
-	shadow_stat_end(SS_LB_RETURN, t0);
+	/* when another instance owns the entry read, this one is judged without it */
+	if (static_branch_likely(&shadow_enabled)) {
+		bool saved = a->entry_done;
+
+		t0 = shadow_stat_begin(SS_LB_RETURN);	/* stats (static key) */
+		if (!d->entry_owner)
+			a->entry_done = false;
+		rcu_read_lock();
+		audit_judge_call(a, d->env, (struct sched_group *)regs_return_value(regs));
+		rcu_read_unlock();
+		if (!d->entry_owner)
+			a->entry_done = saved;
+		shadow_stat_end(SS_LB_RETURN, t0);
+	}
+	if (d->entry_owner) {
+		a->entry_done = false;
+		a->entry_busy = false;
+	}
 	return 0;
 }
 
@@ -716,7 +1233,16 @@ static int audit_att_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 			c[ATT_REDOS] += at->searches ? at->searches - 1 : 0;
 			c[ATT_MOVED] += moved > 0 ? moved : 0;
 			c[ATT_ACTIVE] += at->kicked;
+			if (at->res.verdict == AUDIT_BUSY)
+				continue;	/* not judged, the model is not run */
+			c[ATT_AGREE + at->res.cause]++;
+			c[ATT_EITHER] += at->res.either_picked;
+			c[ATT_EITHER_AGREE] += at->res.either_picked &&
+					       at->res.cause == AUDIT_CAUSE_AGREE;
 		}
+		if (at->res.verdict != AUDIT_BUSY && at->res.cause == AUDIT_CAUSE_KNOWN &&
+		    at->res.known < AUDIT_NR_KNOWN_RULES)
+			a->n.known[at->res.known]++;
 	}
 	raw_write_seqcount_end(&a->seq);
 	if (at->judged && at->res.verdict != AUDIT_BUSY && trace_lb_verdict_enabled())
@@ -760,7 +1286,7 @@ static void audit_free(void)
 	int i;
 
 	for (i = 0; i < AUDIT_NR_SNAPSHOTS; i++) {
-		kfree(audit_snaps[i].cpus);
+		kvfree(audit_snaps[i].cpus);
 		kfree(audit_snaps[i].nr_nodes);
 		kfree(audit_snaps[i].nodes);
 		audit_snaps[i].cpus = NULL;
@@ -768,8 +1294,11 @@ static void audit_free(void)
 		audit_snaps[i].nodes = NULL;
 	}
 	if (audit_pcpu) {
-		for_each_possible_cpu(i)
+		for_each_possible_cpu(i) {
+			if (audit_pcpu[i])
+				kvfree(audit_pcpu[i]->entry);
 			kvfree(audit_pcpu[i]);
+		}
 		kfree(audit_pcpu);
 		audit_pcpu = NULL;
 	}
@@ -784,15 +1313,20 @@ static int audit_alloc(void)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		/* overlapping NUMA groups list a CPU more than once: room for 4x */
-		struct audit_pcpu *a = kvzalloc_node(struct_size(a, cpus, 4 * nr_cpu_ids),
+		struct audit_pcpu *a = kvzalloc_node(struct_size(a, cpus, AUDIT_SCRATCH_CPUS),
 						     GFP_KERNEL, cpu_to_node(cpu));
 
 		if (!a)
 			goto out_free;
+		a->entry = kvcalloc(nr_cpu_ids, sizeof(*a->entry), GFP_KERNEL);
+		if (!a->entry) {
+			kvfree(a);
+			goto out_free;
+		}
 		seqcount_init(&a->seq);
 		init_irq_work(&a->snap_work, audit_snap_trees);
 		a->snap_slot = -1;
-		a->nr_cpus = 4 * nr_cpu_ids;
+		a->nr_cpus = AUDIT_SCRATCH_CPUS;
 		a->gen = atomic_read(&shadow_reset_gen);
 		audit_pcpu[cpu] = a;
 	}
@@ -800,7 +1334,7 @@ static int audit_alloc(void)
 		struct audit_snapshot *sn = &audit_snaps[i];
 
 		seqcount_init(&sn->seq);
-		sn->cpus = kcalloc(nr_cpu_ids, sizeof(*sn->cpus), GFP_KERNEL);	/* the first nr_cpu_ids rows */
+		sn->cpus = kvcalloc(AUDIT_SCRATCH_CPUS, sizeof(*sn->cpus), GFP_KERNEL);
 		sn->nr_nodes = kcalloc(AUDIT_SNAP_TREE_CPUS, sizeof(*sn->nr_nodes), GFP_KERNEL);
 		sn->nodes = kcalloc(AUDIT_SNAP_TREE_CPUS, sizeof(*sn->nodes), GFP_KERNEL);
 		if (!sn->cpus || !sn->nr_nodes || !sn->nodes)
@@ -825,7 +1359,6 @@ static void audit_attempt_init(void)
 {
 	int i, err = -ENOENT;
 
-	audit_rows_init();
 	for (i = 0; audit_att_funcs[i]; i++) {
 		audit_att_krp.kp.symbol_name = audit_att_funcs[i];
 		audit_att_krp.kp.addr = NULL;
@@ -884,6 +1417,8 @@ int shadow_audit_init(const char *symbol)
 		pr_warn("load-balancer audit off: BTF shows no struct sched_group *f(struct lb_env *)\n");
 		return 0;
 	}
+	audit_rows_init();
+	audit_rules_init();
 	err = audit_alloc();
 	if (err)
 		return err;
@@ -914,7 +1449,7 @@ int shadow_audit_init(const char *symbol)
  * shadow_audit_arm() - arm or disarm the kretprobe (debugfs `enable`)
  * @on: false: the probe point is left, not even the trampoline runs
  *
- * perf (issue 6): with enable=0 the return handler returned at once, but
+ * perf: with enable=0 the return handler returned at once, but
  * every find_busiest_group() call still took the kprobe trap and the
  * return trampoline.  The caller serializes calls (debugfs.c).
  */
@@ -969,9 +1504,11 @@ static bool audit_read_counts(int cpu, struct audit_counts *n);
 void shadow_audit_info(struct seq_file *m)
 {
 	u64 bad = 0, local = 0, many = 0, unreadable = 0, cut = 0, skipped = 0, nested = 0;
-	u64 orphan = 0, uw = 0, um = 0;
+	u64 orphan = 0, uw = 0, um = 0, unread = 0, no_rq = 0, judged = 0, voids = 0, st_entry = 0;
+	u64 model[ATT_NR_COLS] = { 0 }, known[AUDIT_NR_KNOWN_RULES] = { 0 };
+	u64 ev[3][AUDIT_NR_RULES] = { { 0 } };
 	struct audit_counts *n;
-	int cpu, i;
+	int cpu, i, r, k;
 
 	seq_printf(m, "feature.lb_audit %s\n", audit_state);
 	seq_printf(m, "feature.lb_attempts %s\n", audit_att_state);
@@ -988,11 +1525,32 @@ void shadow_audit_info(struct seq_file *m)
 			skipped += n->att_skipped;
 			nested += n->att_nested;
 			orphan += n->att_orphan;
+			unread += n->entry_unread;
+			st_entry += n->stale_entry;
+			no_rq += n->no_rq;
+			for (k = 0; k < AUDIT_NR_KNOWN_RULES; k++)
+				known[k] += n->known[k];
+			for (k = 0; k < AUDIT_NR_RULES; k++) {
+				ev[0][k] += n->rule_disc[k];
+				ev[1][k] += n->rule_in_force[k];
+				ev[2][k] += n->rule_flipped[k];
+			}
 			for (i = 0; i < AUDIT_NR_IDLE_TYPES; i++) {
 				uw += n->att[AUDIT_ALL][i][audit_att_row(AUDIT_WRONG,
 							AUDIT_R_UNEXPLAINED)][ATT_N];
 				um += n->att[AUDIT_ALL][i][audit_att_row(AUDIT_MISSED,
 							AUDIT_R_UNEXPLAINED)][ATT_N];
+				if (i == AUDIT_CPU_NOT_IDLE)
+					continue;
+				for (r = 0; r < AUDIT_ATT_ROWS; r++) {
+					const u64 *c = n->att[AUDIT_ALL][i][r];
+
+					judged += c[ATT_N];
+					if (audit_row_verdict[r] == AUDIT_VOID)
+						voids += c[ATT_N];
+					for (k = ATT_AGREE; k < ATT_NR_COLS; k++)
+						model[k] += c[k];
+				}
 			}
 		}
 		kvfree(n);
@@ -1006,6 +1564,49 @@ void shadow_audit_info(struct seq_file *m)
 	seq_printf(m, "lb_missed %d\n", audit_registered ? audit_krp.nmissed : 0);
 	seq_printf(m, "lb_attempt_missed %d\n", audit_att_registered ? audit_att_krp.nmissed : 0);
 	seq_printf(m, "lb_dump_every %lu\n", READ_ONCE(audit_dump_every));
+	/* the kernel model against the kernel, over judged attempts (docs: Model and agreement) */
+	seq_printf(m, "lb_judged %llu\nlb_void %llu\n", judged, voids);
+	seq_printf(m, "lb_model_agree %llu\nlb_model_disagree %llu\n", model[ATT_AGREE],
+		   model[ATT_STALE] + model[ATT_KNOWN] + model[ATT_UNKNOWN]);
+	seq_printf(m, "lb_model_disagree_stale %llu\nlb_model_disagree_known %llu\n"
+		   "lb_model_disagree_unknown %llu\n", model[ATT_STALE], model[ATT_KNOWN],
+		   model[ATT_UNKNOWN]);
+	for (k = 1; k < AUDIT_NR_KNOWN_RULES; k++)
+		seq_printf(m, "lb_model_known.%s %llu\n", audit_known_name[k], known[k]);
+	seq_printf(m, "lb_model_either_picked %llu\nlb_model_either_agree %llu\n",
+		   model[ATT_EITHER], model[ATT_EITHER_AGREE]);
+	seq_printf(m, "lb_model_entry_unread %llu\nlb_model_no_rq %llu\n", unread, no_rq);
+	/* judged searches (attempts' first ones) whose stale disagreement the entry inputs reproduce */
+	seq_printf(m, "lb_model_stale_entry_agree %llu\n", st_entry);
+	/* CFS bandwidth: which halves of throttled_lb_pair() the work summary follows */
+	seq_printf(m, "lb_throttle %s\n", !KS_BANDWIDTH_READABLE ? "unreadable" :
+		   KS_TASK_BASED_THROTTLE ? "dst" : "src+dst");
+	/* the rule set in force and where each rule came from */
+	seq_printf(m, "lb_rules 0x%x\n", READ_ONCE(audit_rules));
+	for (k = 0; k < AUDIT_NR_RULES; k++)
+		seq_printf(m, "lb_rule.%s %s:%s\n", audit_rule_name[k],
+			   READ_ONCE(audit_rules) & BIT(k) ? "on" : "off",
+			   (audit_rules_on | audit_rules_off) & BIT(k) ? "lb_rules" :
+			   audit_rules_learned & BIT(k) ? "learned" : "btf");
+	/* the kernel's own outcomes as evidence on each rule: decided:in_force:flipped */
+	for (k = 0; k < AUDIT_NR_RULES; k++)
+		if (BIT(k) & AUDIT_RULES_FLIPPABLE)
+			seq_printf(m, "lb_rule_evidence.%s %llu:%llu:%llu\n", audit_rule_name[k],
+				   ev[0][k], ev[1][k], ev[2][k]);
+	seq_printf(m, "lb_rules_learn %u\n", audit_learn_n);
+	if (!audit_learn_n)
+		seq_puts(m, "lb_calibration off\n");
+	else
+		seq_printf(m, "lb_calibration %s:%lld/%u\nlb_calibration_agree %lld\n",
+			   READ_ONCE(audit_calib_done) ? "done" : "running",
+			   (long long)min_t(s64, atomic64_read(&audit_calib_seen), audit_learn_n),
+			   audit_learn_n, (long long)atomic64_read(&audit_calib_agree));
+	for (k = 0; audit_learn_n && k < AUDIT_NR_RULES; k++)
+		if (BIT(k) & AUDIT_RULES_FLIPPABLE)
+			seq_printf(m, "lb_rule_calibration.%s %lld:%lld:%lld\n", audit_rule_name[k],
+				   (long long)atomic64_read(&audit_calib_ev[0][k]),
+				   (long long)atomic64_read(&audit_calib_ev[1][k]),
+				   (long long)atomic64_read(&audit_calib_ev[2][k]));
 	/* the reason table (core/audit_reasons.h): name and the verdicts that carry it */
 	for (i = 0; i < AUDIT_NR_REASONS; i++) {
 		int v, sep = 0;
@@ -1127,12 +1728,15 @@ static int audit_attempts_show(struct seq_file *m, void *v)
 {
 	static const int idle_order[] = { AUDIT_CPU_IDLE, AUDIT_CPU_NEWLY_IDLE, AUDIT_CPU_NOT_IDLE };
 	struct audit_counts *sum;
-	int d, i, r;
+	int d, i, r, k;
 
 	sum = audit_sum_counts();
 	if (!sum)
 		return -ENOMEM;
-	seq_puts(m, "# sched_shadow lb_attempts v1\ndomain idle verdict reason attempts redos moved active\n");
+	seq_puts(m, "# sched_shadow lb_attempts v1\ndomain idle verdict reason");
+	for (i = 0; i < ATT_NR_COLS; i++)
+		seq_printf(m, " %s", audit_att_col_name[i]);
+	seq_putc(m, '\n');
 	for (d = 0; d <= AUDIT_ALL; d++) {
 		for (i = 0; i < ARRAY_SIZE(idle_order); i++) {
 			int idle = idle_order[i];
@@ -1148,11 +1752,17 @@ static int audit_attempts_show(struct seq_file *m, void *v)
 				    verdict == AUDIT_BUSY || verdict == AUDIT_NONE ||
 				    audit_row_reason[r] == AUDIT_R_UNEXPLAINED)))
 					continue;
-				seq_printf(m, "%s %s %s %s %llu %llu %llu %llu\n",
+				seq_printf(m, "%s %s %s %s",
 					   d == AUDIT_ALL ? "all" : audit_domain_names[d],
 					   audit_idle_name[idle], audit_verdict_name[verdict],
-					   audit_reason_name[audit_row_reason[r]], c[ATT_N],
-					   c[ATT_REDOS], c[ATT_MOVED], c[ATT_ACTIVE]);
+					   audit_reason_name[audit_row_reason[r]]);
+				for (k = 0; k < ATT_NR_COLS; k++) {
+					if (verdict == AUDIT_BUSY && k >= ATT_AGREE)
+						seq_puts(m, " -");
+					else
+						seq_printf(m, " %llu", c[k]);
+				}
+				seq_putc(m, '\n');
 			}
 		}
 	}
@@ -1176,14 +1786,16 @@ static void audit_snapshot_print(struct seq_file *m, const struct audit_snapshot
 	seq_putc(m, '\n');
 	for (g = 0; g < sn->nr_groups; g++) {
 		const struct audit_group *gr = &sn->groups[g];
+		/* every row the group names lies in the copy (clipped if not) */
+		int lo = clamp(gr->first, 0, sn->nr_cpus), hi = clamp(gr->first + gr->nr, lo, sn->nr_cpus);
 
 		seq_printf(m, "%llu group group=%d local=%d cpus=", sn->nth, g, gr->local);
-		for (i = 0; i < gr->nr; i++)
-			seq_printf(m, "%s%d", i ? "," : "", sn->cpus[gr->first + i].cpu);
-		if (!gr->nr)
+		for (i = lo; i < hi; i++)
+			seq_printf(m, "%s%d", i > lo ? "," : "", sn->cpus[i].cpu);
+		if (hi == lo)
 			seq_putc(m, '-');
 		seq_putc(m, '\n');
-		for (i = gr->first; i < gr->first + gr->nr; i++) {
+		for (i = lo; i < hi; i++) {
 			const struct audit_cpu *c = &sn->cpus[i];
 			u32 k;
 
@@ -1220,7 +1832,7 @@ static int audit_snapshots_show(struct seq_file *m, void *v)
 	copy = kzalloc(sizeof(*copy), GFP_KERNEL);
 	path = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (copy) {
-		copy->cpus = kcalloc(nr_cpu_ids, sizeof(*copy->cpus), GFP_KERNEL);
+		copy->cpus = kvcalloc(AUDIT_SCRATCH_CPUS, sizeof(*copy->cpus), GFP_KERNEL);
 		copy->nr_nodes = kcalloc(AUDIT_SNAP_TREE_CPUS, sizeof(*copy->nr_nodes), GFP_KERNEL);
 		copy->nodes = kcalloc(AUDIT_SNAP_TREE_CPUS, sizeof(*copy->nodes), GFP_KERNEL);
 	}
@@ -1249,9 +1861,9 @@ static int audit_snapshots_show(struct seq_file *m, void *v)
 		copy->res = sn->res;
 		copy->trees_done = sn->trees_done;
 		copy->nr_groups = min(sn->nr_groups, AUDIT_MAX_GROUPS);
-		copy->nr_cpus = min_t(int, sn->nr_cpus, nr_cpu_ids);
+		copy->nr_cpus = min_t(int, sn->nr_cpus, AUDIT_SCRATCH_CPUS);
 		memcpy(copy->groups, sn->groups, sizeof(sn->groups));
-		memcpy(copy->cpus, sn->cpus, nr_cpu_ids * sizeof(*sn->cpus));
+		memcpy(copy->cpus, sn->cpus, copy->nr_cpus * sizeof(*sn->cpus));
 		memcpy(copy->nr_nodes, sn->nr_nodes, AUDIT_SNAP_TREE_CPUS * sizeof(*sn->nr_nodes));
 		memcpy(copy->nodes, sn->nodes, AUDIT_SNAP_TREE_CPUS * sizeof(*sn->nodes));
 		if (read_seqcount_retry(&sn->seq, seq) || !copy->used ||
@@ -1261,7 +1873,7 @@ static int audit_snapshots_show(struct seq_file *m, void *v)
 	}
 out:
 	if (copy) {
-		kfree(copy->cpus);
+		kvfree(copy->cpus);
 		kfree(copy->nr_nodes);
 		kfree(copy->nodes);
 	}

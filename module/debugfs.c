@@ -310,7 +310,7 @@ static ssize_t shadow_enable_write(struct file *file, const char __user *ubuf,
 		shadow_refresh_all();	/* idle CPUs publish now, not at their next event */
 	} else {
 		static_branch_disable(&shadow_enabled);
-		shadow_audit_arm(false);	/* perf (issue 6): no trap, no trampoline */
+		shadow_audit_arm(false);	/* perf: no trap, no trampoline */
 		shadow_enable_changed();
 	}
 	mutex_unlock(&lock);

@@ -263,6 +263,15 @@ static __always_inline bool ks_rd_eas_balanced(const struct root_domain *rd)
 #endif
 }
 
+/* the energy model is on (rd->pd set), overutilized or not */
+static __always_inline bool ks_rd_eas_present(const struct root_domain *rd)
+{
+#if HAS_KS_root_domain__pd
+	return READ_ONCE(*KS_ADDR(void *const, rd, root_domain, pd));
+#else
+	return false;
+#endif
+}
 static __always_inline unsigned int ks_sd_span_weight(const struct sched_domain *sd)
 {
 	return READ_ONCE(*KS_ADDR(const unsigned int, sd, sched_domain, span_weight));
@@ -292,6 +301,149 @@ static __always_inline struct sched_group_capacity *ks_sg_sgc(const struct sched
 static __always_inline unsigned long ks_sgc_capacity(const struct sched_group_capacity *sgc)
 {
 	return READ_ONCE(*KS_ADDR(const unsigned long, sgc, sched_group_capacity, capacity));
+}
+
+
+/* --- the kernel model's live inputs (audit.c) --- */
+static __always_inline unsigned long ks_rq_misfit_task_load(const struct rq *rq)
+{
+	return READ_ONCE(*KS_ADDR(const unsigned long, rq, rq, misfit_task_load));
+}
+/*
+ * idle_cpu() (not exported): the idle task current, nothing queued, and no
+ * wakeup pending (ttwu_pending, 5.8+).
+ */
+static __always_inline bool ks_rq_idle_cpu(const struct rq *rq)
+{
+	if (ks_rq_curr(rq) != READ_ONCE(*KS_ADDR(struct task_struct *const, rq, rq, idle)))
+		return false;
+	if (ks_rq_nr_running(rq))
+		return false;
+#if HAS_KS_rq__ttwu_pending
+	if (READ_ONCE(*KS_ADDR(const unsigned int, rq, rq, ttwu_pending)))
+		return false;
+#endif
+	return true;
+}
+/* The CPU's original capacity: rq->cpu_capacity_orig up to 6.6, else 1024 (see docs). */
+static __always_inline unsigned long ks_rq_capacity_orig(const struct rq *rq)
+{
+#if HAS_KS_rq__cpu_capacity_orig
+	return READ_ONCE(*KS_ADDR(const unsigned long, rq, rq, cpu_capacity_orig));
+#else
+	return SCHED_CAPACITY_SCALE;
+#endif
+}
+/* cfs_rq avg.util_est (6.1: util_est.enqueued, the first u32 of struct util_est) */
+static __always_inline unsigned int ks_cfs_rq_util_est(const struct cfs_rq *cfs)
+{
+	return READ_ONCE(*(const unsigned int *)((const char *)ks_cfs_rq_avg(cfs) +
+						 KS_sched_avg__util_est_OFF));
+}
+/* sg->flags: the group's child domain's flags (5.16+; 0 before) */
+static __always_inline int ks_sg_flags(const struct sched_group *sg)
+{
+#if HAS_KS_sched_group__flags
+	return READ_ONCE(*KS_ADDR(const int, sg, sched_group, flags));
+#else
+	return 0;
+#endif
+}
+/* sg->cores (6.6+; 0 before) */
+static __always_inline unsigned int ks_sg_cores(const struct sched_group *sg)
+{
+#if HAS_KS_sched_group__cores
+	return READ_ONCE(*KS_ADDR(const unsigned int, sg, sched_group, cores));
+#else
+	return 0;
+#endif
+}
+static __always_inline unsigned long ks_sgc_min_capacity(const struct sched_group_capacity *sgc)
+{
+#if HAS_KS_sched_group_capacity__min_capacity
+	return READ_ONCE(*KS_ADDR(const unsigned long, sgc, sched_group_capacity, min_capacity));
+#else
+	return 0;
+#endif
+}
+static __always_inline unsigned long ks_sgc_max_capacity(const struct sched_group_capacity *sgc)
+{
+#if HAS_KS_sched_group_capacity__max_capacity
+	return READ_ONCE(*KS_ADDR(const unsigned long, sgc, sched_group_capacity, max_capacity));
+#else
+	return 0;
+#endif
+}
+/*
+ * 7.2+ cache-aware balancing: queued tasks of @rq with a preferred LLC (the
+ * sum of rq->sd->llc_counts[], at most 64 entries read); 0 elsewhere.
+ * Called under RCU (rq->sd is RCU-protected).
+ */
+static __always_inline u32 ks_rq_llc_pref(const struct rq *rq)
+{
+#if HAS_KS_rq__sd && HAS_KS_sched_domain__llc_counts && HAS_KS_sched_domain__llc_max
+	const struct sched_domain *sd = READ_ONCE(*KS_ADDR(struct sched_domain *const, rq, rq, sd));
+	const unsigned int *cnt;
+	unsigned int i, n;
+	u32 sum = 0;
+
+	if (!sd)
+		return 0;
+	cnt = READ_ONCE(*KS_ADDR(const unsigned int *const, sd, sched_domain, llc_counts));
+	n = READ_ONCE(*KS_ADDR(const unsigned int, sd, sched_domain, llc_max));
+	if (!cnt)
+		return 0;
+	for (i = 0; i < n && i < 64; i++)
+		sum += READ_ONCE(cnt[i]);
+	return sum;
+#else
+	return 0;
+#endif
+}
+#define KS_MODEL_LLC_READABLE (HAS_KS_rq__sd && HAS_KS_sched_domain__llc_counts && \
+			       HAS_KS_sched_domain__llc_max)
+
+
+/* --- CFS bandwidth (waiters.c, audit.c): see kstruct.fields --- */
+#define KS_BANDWIDTH_READABLE (HAS_KS_cfs_rq__throttle_count && HAS_KS_task_group__cfs_rq && \
+			       HAS_KS_task_group__cfs_bandwidth__hierarchical_quota)
+/* 7.3+: throttled tasks leave the run queue; only the destination is checked */
+#define KS_TASK_BASED_THROTTLE HAS_KS_task_struct__throttled
+
+/* the cfs_rq is in a throttled hierarchy (throttled_hierarchy()) */
+static __always_inline bool ks_cfs_rq_throttled(const struct cfs_rq *cfs)
+{
+#if KS_BANDWIDTH_READABLE
+	return READ_ONCE(*KS_ADDR(const int, cfs, cfs_rq, throttle_count)) > 0;
+#else
+	return false;
+#endif
+}
+/* the group or an ancestor has a bandwidth limit (hierarchical_quota != RUNTIME_INF) */
+static __always_inline bool ks_tg_bandwidth_limited(const struct task_group *tg)
+{
+#if KS_BANDWIDTH_READABLE
+	return READ_ONCE(*KS_ADDR(const s64, tg, task_group,
+				  cfs_bandwidth__hierarchical_quota)) != -1;
+#else
+	return false;
+#endif
+}
+/* the group's cfs_rq on @cpu: tg->cfs_rq[cpu], or per_cpu_ptr(tg->cfs_rq, cpu) on 7.3 */
+static __always_inline struct cfs_rq *ks_tg_cfs_rq(const struct task_group *tg, int cpu)
+{
+#if KS_BANDWIDTH_READABLE && KS_task_group__cfs_rq_PTRS == 2
+	struct cfs_rq **arr = READ_ONCE(*KS_ADDR(struct cfs_rq **const, tg, task_group, cfs_rq));
+
+	return arr ? READ_ONCE(arr[cpu]) : NULL;
+#elif KS_BANDWIDTH_READABLE
+	/* a per-CPU pointer (named address space on 7.x: no cast from a plain one) */
+	void __percpu *base = READ_ONCE(*KS_ADDR(void __percpu *const, tg, task_group, cfs_rq));
+
+	return base ? (struct cfs_rq *)per_cpu_ptr(base, cpu) : NULL;
+#else
+	return NULL;
+#endif
 }
 
 #if HAS_KS_cfs_rq__throttled_clock_pelt_time
@@ -326,6 +478,43 @@ static __always_inline int ks_sgc_imbalance(const struct sched_group_capacity *s
 #endif
 #if !HAS_KS_root_domain__overutilized
 #define KS_root_domain__overutilized_SIZE 0
+#endif
+#if !HAS_KS_rq__ttwu_pending
+#define KS_rq__ttwu_pending_SIZE 0
+#endif
+#if !HAS_KS_rq__cpu_capacity_orig
+#define KS_rq__cpu_capacity_orig_SIZE 0
+#endif
+#if !HAS_KS_sched_group__flags
+#define KS_sched_group__flags_SIZE 0
+#endif
+#if !HAS_KS_sched_group__cores
+#define KS_sched_group__cores_SIZE 0
+#endif
+#if !HAS_KS_sched_group_capacity__min_capacity
+#define KS_sched_group_capacity__min_capacity_SIZE 0
+#endif
+#if !HAS_KS_sched_group_capacity__max_capacity
+#define KS_sched_group_capacity__max_capacity_SIZE 0
+#endif
+#if !HAS_KS_rq__sd
+#define KS_rq__sd_SIZE 0
+#endif
+#if !HAS_KS_sched_domain__llc_counts
+#define KS_sched_domain__llc_counts_SIZE 0
+#endif
+#if !HAS_KS_sched_domain__llc_max
+#define KS_sched_domain__llc_max_SIZE 0
+#endif
+#if !HAS_KS_cfs_rq__throttle_count
+#define KS_cfs_rq__throttle_count_SIZE 0
+#endif
+#if !HAS_KS_task_group__cfs_rq
+#define KS_task_group__cfs_rq_SIZE 0
+#define KS_task_group__cfs_rq_PTRS 2
+#endif
+#if !HAS_KS_task_group__cfs_bandwidth__hierarchical_quota
+#define KS_task_group__cfs_bandwidth__hierarchical_quota_SIZE 0
 #endif
 #if HAS_KS_task_struct__migration_disabled && LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0) && defined(CONFIG_SMP)
 #define KS_MIGRATION_DISABLED_SIZE_OK							\
@@ -439,6 +628,27 @@ static __always_inline int ks_sgc_imbalance(const struct sched_group_capacity *s
 	X(KS_sched_group_capacity__capacity_SIZE == sizeof(unsigned long),	\
 	  "sched_group_capacity.capacity size")					\
 	X(KS_SE_DELAYED_SIZE_OK, "sched_entity.sched_delayed size")		\
+	X(KS_sched_avg__util_est_OFF == offsetof(struct sched_avg, util_est),	\
+	  "sched_avg.util_est offset")						\
+	X(KS_rq__misfit_task_load_SIZE == sizeof(unsigned long), "rq.misfit_task_load size") \
+	X(KS_rq__idle_SIZE == sizeof(void *), "rq.idle size")			\
+	X(KS_OPT_SIZE_OK(rq__ttwu_pending, sizeof(int)), "rq.ttwu_pending size") \
+	X(KS_OPT_SIZE_OK(rq__cpu_capacity_orig, sizeof(long)), "rq.cpu_capacity_orig size") \
+	X(KS_OPT_SIZE_OK(sched_group__flags, sizeof(int)), "sched_group.flags size") \
+	X(KS_OPT_SIZE_OK(sched_group__cores, sizeof(int)), "sched_group.cores size") \
+	X(KS_OPT_SIZE_OK(sched_group_capacity__min_capacity, sizeof(long)),	\
+	  "sched_group_capacity.min_capacity size")				\
+	X(KS_OPT_SIZE_OK(sched_group_capacity__max_capacity, sizeof(long)),	\
+	  "sched_group_capacity.max_capacity size")				\
+	X(KS_OPT_SIZE_OK(rq__sd, sizeof(void *)), "rq.sd size")		\
+	X(KS_OPT_SIZE_OK(sched_domain__llc_counts, sizeof(void *)), "sched_domain.llc_counts size") \
+	X(KS_OPT_SIZE_OK(sched_domain__llc_max, sizeof(int)), "sched_domain.llc_max size") \
+	X(KS_OPT_SIZE_OK(cfs_rq__throttle_count, sizeof(int)), "cfs_rq.throttle_count size") \
+	X(KS_OPT_SIZE_OK(task_group__cfs_rq, sizeof(void *)) &&			\
+	  (KS_task_group__cfs_rq_PTRS == 1 || KS_task_group__cfs_rq_PTRS == 2),	\
+	  "task_group.cfs_rq size and kind")					\
+	X(KS_OPT_SIZE_OK(task_group__cfs_bandwidth__hierarchical_quota, sizeof(s64)), \
+	  "task_group.cfs_bandwidth.hierarchical_quota size")			\
 	X(KS_THROTTLED_PELT_SIZE_OK, "cfs_rq.throttled_clock_pelt_time size")
 
 /* Returns NULL when every check holds, else the description of the first failure. */

@@ -33,11 +33,11 @@ static unsigned int walk_budget = SHADOW_WALK_BUDGET_DEFAULT;
 module_param(walk_budget, uint, 0444);
 MODULE_PARM_DESC(walk_budget, "max entities visited per walk, 16..65536 (default 1024)");
 
-/* issue 15: walk the hierarchy on every event instead of per PELT period / 32 events */
+/* walk the hierarchy on every event instead of per PELT period / 32 events */
 module_param_named(exact, shadow_exact, bool, 0444);
-MODULE_PARM_DESC(exact, "walk the whole hierarchy on every enqueue/dequeue (0 or 1, default 0: per PELT period or 32 events; see README Performance)");
+MODULE_PARM_DESC(exact, "walk the whole hierarchy on every enqueue/dequeue (0 or 1, default 0: per PELT period or 32 events; see docs/performance.md)");
 
-/* perf (issue 6): see shadow_probe_pelt_cfs(); 0 walks on every root PELT update */
+/* perf: see shadow_probe_pelt_cfs(); 0 walks on every root PELT update */
 static unsigned int pelt_refresh_us = 1000;
 module_param(pelt_refresh_us, uint, 0444);
 MODULE_PARM_DESC(pelt_refresh_us, "walk from a root PELT update only if the last publish is this much older in PELT time, 0..100000 (default 1000)");

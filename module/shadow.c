@@ -5,7 +5,7 @@
  * walk.c (walk_flat.c on the 7.3+ single run queue); the trace events
  * have their own probes (trace_feed.c).
  *
- * When to walk (../shared/DESIGN.md, "Facts measured"): pelt_cfs_tp can fire
+ * When to walk (docs/design.md, "When to walk"): pelt_cfs_tp can fire
  * in the middle of an enqueue, before the entity is in the rbtree and
  * before h_nr_running changes; sched_update_nr_running_tp fires after the
  * enqueue/dequeue completes.  So the structure is walked from the
@@ -57,7 +57,7 @@ DEFINE_STATIC_KEY_TRUE(shadow_enabled);
 /*
  * Walk after this many events without one (outside exact mode): with the
  * walk at each PELT period of the root, what bounds how stale `groups`
- * membership and the shadow sums may be (README, "Performance").
+ * membership and the shadow sums may be (docs/performance.md).
  */
 #define SHADOW_WALK_EVENTS	32
 
@@ -94,7 +94,7 @@ static void shadow_publish_evt(struct shadow_cpu *sc, struct rq *rq)
 /*
  * Walk @rq's hierarchy and publish it; @sc is shadow_cpu_of(@rq).
  * @from_pelt: started from a root PELT update, which can fire in the middle
- * of an enqueue or dequeue (DESIGN.md): an inconsistent walk there is not
+ * of an enqueue or dequeue (docs/design.md): an inconsistent walk there is not
  * a failure, it is redone by the nr_running probe at the end of that
  * operation.  Return: true if a walk was published.
  */
@@ -165,7 +165,7 @@ static bool shadow_walk_publish(struct shadow_cpu *sc, struct rq *rq, bool from_
 	sc->epoch = epoch;
 	sc->walk_failed = false;
 	sc->walk_pending = false;
-	/* perf (issue 6): the PELT clock of this walk, see shadow_probe_pelt_cfs() */
+	/* perf: the PELT clock of this walk, see shadow_probe_pelt_cfs() */
 	sc->pelt_pub_lut = READ_ONCE(ks_cfs_rq_avg(ks_rq_cfs(rq))->last_update_time);
 	return true;
 
@@ -417,7 +417,7 @@ void shadow_probes_unregister(void)
 /* ---- state and readers ---- */
 
 /*
- * CPU hotplug (issue 11, freshness): a CPU that went offline or came back
+ * CPU hotplug (freshness): a CPU that went offline or came back
  * is void until its next walk.  The callbacks run on that CPU in process
  * context; they only bump counters the probes compare.
  */

@@ -41,7 +41,7 @@ struct shadow_node {
 };
 
 /*
- * Why a CPU's published state cannot be used (issue 11, freshness):
+ * Why a CPU's published state cannot be used (freshness):
  * SHADOW_FRESH means it describes the CPU as of its last event.  The
  * publisher sets the others; a judgement that needs such a CPU is void.
  */
@@ -158,7 +158,7 @@ struct shadow_cpu {
 	struct shadow_node *work;	/* the walk's output: walked[unpublished].nodes */
 	struct shadow_frame *frames;
 	struct shadow_flat *flat;	/* walk_flat.c's work area, 7.3+ layout only */
-	u64 pelt_pub_lut;	/* root avg.last_update_time of the last walk (perf, issue 6) */
+	u64 pelt_pub_lut;	/* root avg.last_update_time of the last walk (perf) */
 	u32 dirty;		/* events since the last walk */
 	u32 epoch;		/* shadow_epoch at the last published walk */
 	bool walk_failed;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Self-accounting of the module's hooks (issue 6): per-CPU call counts,
+ * Self-accounting of the module's hooks: per-CPU call counts,
  * local_clock() time of one call in 64 (so the clock costs almost nothing),
  * a log2 histogram of those times, and the number of entities each walk
  * visited.  Off by default: the `stats` module parameter flips a static key,

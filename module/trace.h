@@ -27,6 +27,23 @@
 /* the path field's size: SHADOW_PATH_LEN (shadow.h), spelled out for the format */
 #define SHADOW_TRACE_PATH_LEN 128
 
+#ifndef SHADOW_LB_VERDICT_REC
+#define SHADOW_LB_VERDICT_REC
+/* The conclusions of one judged attempt (audit.c); the inputs go in `state`. */
+struct shadow_lb_verdict {
+	int dst_cpu;
+	const char *domain;
+	int idle, verdict;
+	const char *reason;
+	int pick, model, busiest;		/* first CPU of the group, -1 none */
+	const char *model_exit, *cause, *known;
+	int gpick, gmodel, gbusiest;		/* group indices, -1 none */
+	int tracker[6];
+	unsigned int redos;
+	int moved, active;
+};
+#endif
+
 /*
  * The events' first consumer comes and last one goes (trace_feed.c): the
  * feed attaches its probe on pelt_cfs_tp / pelt_se_tp only in between.
@@ -74,7 +91,7 @@ TRACE_EVENT_FN(sched_load_cfs_rq,
 );
 
 /*
- * perf (issue 6): pelt_se_tp fires for every entity's PELT update and feeds
+ * perf: pelt_se_tp fires for every entity's PELT update and feeds
  * nothing but this event, so the module attaches to it only while this
  * event has a consumer (see shadow_trace_se_reg/unreg above).
  */
@@ -119,27 +136,31 @@ TRACE_EVENT_FN(sched_load_se,
 
 TRACE_EVENT(lb_verdict,
 
-	TP_PROTO(int dst_cpu, const char *domain, int idle, int verdict, int pick,
-		 const int *tracker_pick, const char *reason, int model, unsigned int redos,
-		 int moved, int active, const char *state),
+	TP_PROTO(const struct shadow_lb_verdict *v, const char *state),
 
-	TP_ARGS(dst_cpu, domain, idle, verdict, pick, tracker_pick, reason, model, redos,
-		moved, active, state),
+	TP_ARGS(v, state),
 
 	TP_STRUCT__entry(
 		__field(int, dst_cpu)
 		__array(char, domain, 8)
 		__field(int, idle)
 		__field(int, verdict)
+		__array(char, reason, 24)
 		__field(int, pick)
+		__field(int, model)
+		__array(char, model_exit, 24)
+		__field(int, busiest)
+		__array(char, cause, 12)
+		__array(char, known, 24)
+		__field(int, gpick)
+		__field(int, gmodel)
+		__field(int, gbusiest)
 		__field(int, kernel)
 		__field(int, shadow)
 		__field(int, shadow_avg)
 		__field(int, weight)
 		__field(int, nr)
 		__field(int, h_load)
-		__array(char, reason, 24)
-		__field(int, model)
 		__field(unsigned int, redos)
 		__field(int, moved)
 		__field(int, active)
@@ -147,39 +168,49 @@ TRACE_EVENT(lb_verdict,
 	),
 
 	TP_fast_assign(
-		__entry->dst_cpu = dst_cpu;
-		strscpy(__entry->domain, domain, 8);
-		__entry->idle = idle;
-		__entry->verdict = verdict;
-		__entry->pick = pick;
-		__entry->kernel = tracker_pick[0];
-		__entry->shadow = tracker_pick[1];
-		__entry->shadow_avg = tracker_pick[2];
-		__entry->weight = tracker_pick[3];
-		__entry->nr = tracker_pick[4];
-		__entry->h_load = tracker_pick[5];
-		strscpy(__entry->reason, reason, 24);
-		__entry->model = model;
-		__entry->redos = redos;
-		__entry->moved = moved;
-		__entry->active = active;
+		__entry->dst_cpu = v->dst_cpu;
+		strscpy(__entry->domain, v->domain, 8);
+		__entry->idle = v->idle;
+		__entry->verdict = v->verdict;
+		strscpy(__entry->reason, v->reason, 24);
+		__entry->pick = v->pick;
+		__entry->model = v->model;
+		strscpy(__entry->model_exit, v->model_exit, 24);
+		__entry->busiest = v->busiest;
+		strscpy(__entry->cause, v->cause, 12);
+		strscpy(__entry->known, v->known, 24);
+		__entry->gpick = v->gpick;
+		__entry->gmodel = v->gmodel;
+		__entry->gbusiest = v->gbusiest;
+		__entry->kernel = v->tracker[0];
+		__entry->shadow = v->tracker[1];
+		__entry->shadow_avg = v->tracker[2];
+		__entry->weight = v->tracker[3];
+		__entry->nr = v->tracker[4];
+		__entry->h_load = v->tracker[5];
+		__entry->redos = v->redos;
+		__entry->moved = v->moved;
+		__entry->active = v->active;
 		memcpy(__get_dynamic_array(state), state, strlen(state) + 1);
 	),
 
 	/*
 	 * One balancing attempt (audit.c; one search when the balancing
-	 * function cannot be probed: redos 0, moved -1).  Group picks are
-	 * shown by their first CPU in env->cpus, -1 for none.
+	 * function cannot be probed: redos 0, moved -1).  Conclusions first,
+	 * then the inputs (state); docs/debugfs.md, "lb_verdict".  Group picks
+	 * are shown by their first CPU in env->cpus, -1 for none; gidx= by
+	 * their index in groups=.
 	 */
-	TP_printk("dst_cpu=%d domain=%s idle=%s verdict=%s pick=%d kernel=%d shadow=%d shadow_avg=%d weight=%d nr=%d h_load=%d reason=%s model=%d redos=%u moved=%d active=%d %s",
+	TP_printk("dst_cpu=%d domain=%s idle=%s verdict=%s reason=%s pick=%d model=%d model_exit=%s busiest=%d cause=%s known=%s gidx=%d,%d,%d kernel=%d shadow=%d shadow_avg=%d weight=%d nr=%d h_load=%d redos=%u moved=%d active=%d %s",
 		  __entry->dst_cpu, __entry->domain,
 		  __print_symbolic(__entry->idle, { 0, "idle" }, { 1, "busy" }, { 2, "newidle" }),
 		  __print_symbolic(__entry->verdict, { 0, "right" }, { 1, "wrong" },
 				   { 2, "missed" }, { 3, "none" }, { 4, "void" }, { 5, "busy" }),
-		  __entry->pick, __entry->kernel, __entry->shadow, __entry->shadow_avg,
-		  __entry->weight, __entry->nr, __entry->h_load, __entry->reason,
-		  __entry->model, __entry->redos, __entry->moved, __entry->active,
-		  __get_str(state))
+		  __entry->reason, __entry->pick, __entry->model, __entry->model_exit,
+		  __entry->busiest, __entry->cause, __entry->known, __entry->gpick,
+		  __entry->gmodel, __entry->gbusiest, __entry->kernel, __entry->shadow,
+		  __entry->shadow_avg, __entry->weight, __entry->nr, __entry->h_load,
+		  __entry->redos, __entry->moved, __entry->active, __get_str(state))
 );
 
 #endif /* SHADOW_TRACE_H */

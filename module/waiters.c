@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Work to give, per event (issue 11 item 2, issue 15 item 3): what the
+ * Work to give, per event: what the
  * audit needs on every enqueue, dequeue and relevant switch, from work
  * that does not grow with the run queue.  shadow.c calls it under the rq
  * lock and publishes the result; the full hierarchy walk (walk.c) runs
@@ -19,9 +19,14 @@
  * once it has been switched out, which the kernel restricts to its CPU)
  * or migration_disabled is set (BTF, 5.11+); `any` when its mask is the
  * full one (weight nr_cpu_ids) or holds every online CPU; otherwise its
- * mask is recorded (core/work.c).  Not modelled: cache hotness
- * (task_hot), throttled hierarchies (CFS bandwidth) and a per-CPU kthread
- * whose affinity was widened during CPU hotplug.
+ * mask is recorded (core/work.c).  CFS bandwidth (throttled_lb_pair()): a
+ * waiter whose group is throttled on this CPU (its cfs_rq's throttle_count,
+ * BTF) is no work for anyone (`throttled'; not on 7.3, whose task-based
+ * throttle takes throttled tasks off the run queue and checks only the
+ * destination); one of a group under a bandwidth limit is kept with its
+ * group, whose state on the destination the audit reads (core/work.h).
+ * Not modelled: cache hotness (task_hot) and a per-CPU kthread whose
+ * affinity was widened during CPU hotplug.
  *
  * Bound: SHADOW_SCAN_CAP list entries, each one task_struct and its mask
  * (a mask test of nr_cpu_ids / 64 words only for a restricted waiter).
@@ -108,6 +113,20 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 		}
 		kind = shadow_waiter_kind_of(p);
 		kinds |= 1u << kind;
+		if (KS_BANDWIDTH_READABLE && kind != SHADOW_WAITER_PINNED) {
+			struct cfs_rq *gcfs = READ_ONCE(se->cfs_rq);
+			struct task_group *tg = gcfs ? ks_cfs_rq_tg(gcfs) : NULL;
+
+			if (!KS_TASK_BASED_THROTTLE && gcfs && ks_cfs_rq_throttled(gcfs)) {
+				w->throttled++;
+				continue;
+			}
+			if (tg && ks_tg_bandwidth_limited(tg)) {
+				shadow_work_note_tg(w, kind, (const u64 *)cpumask_bits(p->cpus_ptr),
+						    BITS_TO_LONGS(nr_cpu_ids), (u64)(unsigned long)tg);
+				continue;
+			}
+		}
 		if (kind == SHADOW_WAITER_ANY)		/* the common cases inline */
 			w->any++;
 		else if (kind == SHADOW_WAITER_PINNED)
@@ -132,7 +151,7 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 	e->h_nr_running = runnable >= 0 ? (u32)runnable : queued - min(queued, delayed);
 	if (shadow_curr_leaving(curr)) {
 		/* the CPU runs one of its waiters next: that one waits behind nobody */
-		if (w->any + w->nr_restricted + w->unknown + w->pinned)
+		if (shadow_work_total(w) + w->pinned + w->throttled)
 			refresh = !shadow_work_drop_next(w);
 	} else if (curr_in && kinds) {
 		/*

@@ -3,7 +3,7 @@
 """
 atomic-calls: the kernel functions sched_shadow.ko can call from the
 contexts where it must not sleep, checked against a list of functions
-that are safe there (issue 15: no sleeping lock under the rq lock, on
+that are safe there (no sleeping lock under the rq lock, on
 PREEMPT_RT included).
 
   atomic-calls.py [--list] MODULE.ko

@@ -30,7 +30,7 @@ cands=$(for m in 'xz:\xfd7zXZ\x00' 'zstd:\x28\xb5\x2f\xfd' 'gzip:\x1f\x8b\x08'; 
 done | sort -n)
 [ -n "$cands" ] || die "no xz/zstd/gzip payload found in $VMLINUZ (not a compressed kernel image?)"
 
-found= elf_no_btf=
+found='' elf_no_btf=''
 while read -r off kind; do
 	case $kind in
 	xz)   dec=(xz -dc --single-stream) ;;

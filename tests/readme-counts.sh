@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The README's per-suite counts come from tests/minimums: this rewrites the
-# table between the "minimums:begin" and "minimums:end" marker comments of
-# README.md.  --check: exit 1 (and say so) when the table is out of date;
+# docs/testing.md's per-suite counts come from tests/minimums: this rewrites
+# the table between the "minimums:begin" and "minimums:end" marker comments.
+# --check: exit 1 (and say so) when the table is out of date;
 # tests/summarize.sh runs the check at the end of `make test`.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-readme=${README:-$top/README.md}
+readme=${README:-$top/docs/testing.md}
 minfile=$top/tests/minimums
 table() {
 	echo "| suite | checks it must run (minimum) | what |"
@@ -21,7 +21,7 @@ new=$(awk -v tbl="$(table)" '
 	!skip { print }' "$readme")
 if [ "${1:-}" = --check ]; then
 	if [ "$new" != "$(cat "$readme")" ]; then
-		echo "# README.md's suite counts differ from tests/minimums: run tests/readme-counts.sh" >&2
+		echo "# docs/testing.md's suite counts differ from tests/minimums: run tests/readme-counts.sh" >&2
 		exit 1
 	fi
 	exit 0

@@ -8,11 +8,11 @@
 #     minimum in tests/minimums (MINIMUMS=file to override), counts as one
 #     failure; a suite not listed there must run at least one check;
 #   - a SKIP is counted apart and never as a pass;
-#   - README.md's table of suite counts must be the one tests/minimums
+#   - docs/testing.md's table of suite counts must be the one tests/minimums
 #     gives (tests/readme-counts.sh), or that is one failure.
 set -u
 dir=${1:?usage: summarize.sh RESULTS_DIR}
-suites=${SUITES:-"unit bpf install vm"}
+suites=${SUITES:-"unit checker bpf lint install vm"}
 minfile=${MINIMUMS:-$(dirname "$0")/minimums}
 pass=0 fail=0 skip=0
 minimum() { awk -v s="$1" '$1 == s { print $2; f = 1 } END { if (!f) print 1 }' "$minfile" 2>/dev/null || echo 1; }
@@ -36,7 +36,7 @@ for s in $suites; do
 	fi
 	pass=$((pass + p)); fail=$((fail + q)); skip=$((skip + k))
 done
-# the README's per-suite counts come from tests/minimums
+# docs/testing.md's per-suite counts come from tests/minimums
 if [ -z "${MINIMUMS:-}" ] && ! "$(dirname "$0")/readme-counts.sh" --check; then
 	fail=$((fail + 1))
 fi

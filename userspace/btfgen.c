@@ -27,6 +27,7 @@ struct field_hit {
 	long long bit_off;
 	long long size;
 	int bitfield;
+	int ptrs;		/* pointer levels of the field's type (struct x ** = 2) */
 };
 
 static const char *prog = "btfgen";
@@ -92,6 +93,19 @@ static int resolve_path(const struct btf *btf, __u32 sid, const char *path,
 			return 0;
 		base = hit->bit_off;
 		type = mtype;
+	}
+	/* how many pointer levels the field's type has (qualifiers and typedefs skipped) */
+	hit->ptrs = 0;
+	for (;;) {
+		const struct btf_type *t = btf__type_by_id(btf, type);
+
+		if (!t)
+			break;
+		if (btf_is_ptr(t))
+			hit->ptrs++;
+		else if (!btf_is_mod(t) && !btf_is_typedef(t) && !btf_is_type_tag(t))
+			break;
+		type = t->type;
 	}
 	return 1;
 }
@@ -277,12 +291,38 @@ static void emit_proto_funcs(FILE *out, const struct btf *btf, char **w, int nw)
 }
 
 /*
+ * "~* names...": the value of each enumerator wherever it is declared (the
+ * kernel's SD_* flags live in anonymous enums) as KS_ENUMV__<name> (-1 and
+ * HAS_KS_ENUMV__<name> 0 when absent).
  * "~enum names...": the value of each enumerator of enum <enum> as
  * KS_ENUM_<enum>__<name> (-1 and HAS_KS_ENUM_..._0 when absent), so the
  * module follows the kernel's order instead of assuming one.
  */
 static void emit_enum(FILE *out, const struct btf *btf, char **w, int nw)
 {
+	if (!strcmp(w[0], "~*")) {	/* any enum, anonymous ones included */
+		int n = btf__type_cnt(btf), k, i, id;
+
+		fprintf(out, "/* enumerators of any enum */\n");
+		for (k = 1; k < nw; k++) {
+			long long v = -1;
+
+			for (id = 1; id < n && v < 0; id++) {
+				const struct btf_type *t = btf__type_by_id(btf, id);
+
+				if (!btf_is_enum(t))
+					continue;
+				for (i = 0; i < btf_vlen(t); i++)
+					if (!strcmp(btf__name_by_offset(btf, btf_enum(t)[i].name_off), w[k]))
+						v = btf_enum(t)[i].val;
+			}
+			fprintf(out, "#define HAS_KS_ENUMV__%s %d\n#define KS_ENUMV__%s %lld\n",
+				w[k], v >= 0, w[k], v);
+		}
+		fprintf(out, "\n");
+		return;
+	}
+	{
 	int id = btf__find_by_name_kind(btf, w[0] + 1, BTF_KIND_ENUM), k, i;
 	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
 
@@ -297,6 +337,7 @@ static void emit_enum(FILE *out, const struct btf *btf, char **w, int nw)
 			w[0] + 1, w[k], v >= 0, w[0] + 1, w[k], v);
 	}
 	fprintf(out, "\n");
+	}
 }
 
 /*
@@ -489,10 +530,10 @@ int main(int argc, char **argv)
 		if (hit.bitfield || hit.bit_off % 8)
 			die("%s.%s is a bitfield in %s: not supported", sname, w[found], btf_path);
 		fprintf(out, "/* %s %s.%s%s */\n#define HAS_KS_%s 1\n#define KS_%s_OFF %lld\n"
-			"#define KS_%s_SIZE %lld\n#define KS_%s_NAME \"%s\"\n\n",
+			"#define KS_%s_SIZE %lld\n#define KS_%s_PTRS %d\n#define KS_%s_NAME \"%s\"\n\n",
 			pub ? "public" : "private", sname,
 			w[found], found > 1 ? " (renamed)" : "", mname, mname, hit.bit_off / 8,
-			mname, hit.size, mname, w[found]);
+			mname, hit.size, mname, hit.ptrs, mname, w[found]);
 		nfields++;
 	}
 	fclose(mf);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * audit_core: the verdict on one find_busiest_group() call and the picks
- * of the alternative trackers (see "Vocabulary" in DESIGN.md).
+ * of the alternative trackers (see "Vocabulary" in docs/design.md).
  *
  * The kretprobe glue describes the domain as arrays of groups and CPUs
  * and calls audit_judge(); audit_account() folds the result into plain
@@ -14,8 +14,8 @@
  * model_pick and gives every non-right verdict its reason.  The
  * *trackers* are deliberately simpler ratio models: no classification,
  * just the highest sum(metric) / sum(capacity) among non-local groups, so
- * that the metrics are compared on equal terms (README "Reading the
- * audit" says why; the KERNEL tracker is load_avg under that ratio model,
+ * that the metrics are compared on equal terms (docs/interpreting.md, "The
+ * trackers", says why; the KERNEL tracker is load_avg under that ratio model,
  * not the kernel's rule).
  */
 #include <linux/types.h>
@@ -175,6 +175,26 @@ struct audit_best {
 #define AUDIT_CAP_SCALE		1024ULL	/* SCHED_CAPACITY_SCALE */
 #define AUDIT_NUMA_IMB_MIN	2	/* NUMA_IMBALANCE_MIN */
 
+#define AUDIT_RULE_NAME(id, name, doc) [AUDIT_RULE_BIT_##id] = name,
+const char * const audit_rule_name[AUDIT_NR_RULES] = {
+	AUDIT_RULES(AUDIT_RULE_NAME)
+};
+
+#define AUDIT_RULE_DOC(id, name, doc) [AUDIT_RULE_BIT_##id] = doc,
+const char * const audit_rule_doc[AUDIT_NR_RULES] = {
+	AUDIT_RULES(AUDIT_RULE_DOC)
+};
+
+#define AUDIT_CAUSE_NAME(id, name, doc) [AUDIT_CAUSE_##id] = name,
+const char * const audit_cause_name[AUDIT_NR_CAUSES] = {
+	AUDIT_CAUSES(AUDIT_CAUSE_NAME)
+};
+
+#define AUDIT_KNOWN_NAME(id, name, doc) [AUDIT_KNOWN_##id] = name,
+const char * const audit_known_name[AUDIT_NR_KNOWN_RULES] = {
+	AUDIT_KNOWN_RULES(AUDIT_KNOWN_NAME)
+};
+
 void audit_domain_default(struct audit_domain *d)
 {
 	static const s8 rank61[AUDIT_NR_CLASSES] = {
@@ -189,6 +209,10 @@ void audit_domain_default(struct audit_domain *d)
 	d->flags = 0;
 	d->imb_numa_nr = 0;
 	d->eas_balanced = false;
+	d->eas_present = false;
+	d->rules = AUDIT_RULES_6_1;
+	d->dst_capacity = AUDIT_CAP_SCALE;
+	d->dst_core_idle = true;
 	for (i = 0; i < AUDIT_NR_CLASSES; i++)
 		d->rank[i] = rank61[i];
 }
@@ -196,6 +220,32 @@ void audit_domain_default(struct audit_domain *d)
 static int audit_rank(const struct audit_domain *d, int cls)
 {
 	return d->rank[cls];
+}
+
+static u64 audit_div(u64 a, u64 b)
+{
+	return b ? div64_u64(a, b) : 0;
+}
+
+/* capacity_greater(): @a is more than about 5 % above @b */
+static bool audit_cap_greater(u64 a, u64 b)
+{
+	return a * 1024 > b * 1078;
+}
+
+/* fits_capacity() of 5.10: @cap is below about 80 % of @max */
+static bool audit_fits_capacity(u64 cap, u64 max)
+{
+	return cap * 1280 < max * 1024;
+}
+
+/* cpu_util_cfs(): min(max(util_avg, util_est), capacity_orig) */
+static u64 audit_cpu_util(const struct audit_cpu *c)
+{
+	u64 u = c->util_avg > c->util_est ? c->util_avg : c->util_est;
+	u64 orig = c->capacity_orig ? c->capacity_orig : AUDIT_CAP_SCALE;
+
+	return u < orig ? u : orig;
 }
 
 /* group_has_capacity() and group_is_overloaded() of kernel/sched/fair.c */
@@ -216,11 +266,14 @@ static bool audit_is_overloaded(u32 pct, const struct audit_gstats *g)
 }
 
 /*
- * group_classify().  Approximations (docs/debugfs.md): asym_packing is
- * assumed whenever the domain packs asymmetrically and the group has CFS
- * tasks (the CPU priorities are not read); smt_balance and llc_balance
- * are never recomputed (a pick the kernel made for them reads as
- * unexplained).
+ * group_classify() in the order of the kernel's rule set.  The
+ * asym_packing, smt_balance and llc_balance marks are made here from what
+ * update_sg_lb_stats() tests: asym_packing is assumed whenever the domain
+ * packs asymmetrically and the group has CFS tasks (the CPU priorities are
+ * not read: a known gap); llc_balance is never set (not modelled: a known
+ * gap); under AUDIT_RULE_EAS_OVERLOAD with an energy model the per-CPU
+ * overutilized test is not modelled either (every group is taken as
+ * overutilized: a known gap).
  */
 static int audit_classify(const struct audit_domain *d, u32 pct, int idle,
 			  const struct audit_gstats *g)
@@ -230,8 +283,13 @@ static int audit_classify(const struct audit_domain *d, u32 pct, int idle,
 	if (g->imbalanced)
 		return AUDIT_CLS_IMBALANCED;
 	if (!g->local && (d->flags & AUDIT_SD_ASYM_PACKING) &&
-	    idle != AUDIT_CPU_NOT_IDLE && g->sum_h_nr_running)
+	    idle != AUDIT_CPU_NOT_IDLE && g->sum_h_nr_running &&
+	    (!(d->rules & AUDIT_RULE_SMT_BALANCE) || !g->smt ||
+	     g->weight - g->idle_cpus == 1))
 		return AUDIT_CLS_ASYM;
+	if ((d->rules & AUDIT_RULE_SMT_BALANCE) && audit_rank(d, AUDIT_CLS_SMT_BALANCE) >= 0 &&
+	    !g->local && idle != AUDIT_CPU_NOT_IDLE && g->smt && g->sum_h_nr_running > 1)
+		return AUDIT_CLS_SMT_BALANCE;
 	if (g->misfit_load)
 		return AUDIT_CLS_MISFIT;
 	if (!audit_has_capacity(pct, g))
@@ -239,81 +297,232 @@ static int audit_classify(const struct audit_domain *d, u32 pct, int idle,
 	return AUDIT_CLS_HAS_SPARE;
 }
 
+int audit_group_stats(const struct audit_domain *d, const struct audit_group *grp,
+		      const struct audit_cpu *cpus, int nr_cpus, int idle,
+		      struct audit_gstats *st)
+{
+	u32 pct = d->imbalance_pct ? d->imbalance_pct : 117;
+	int i, void_reason = 0, first = grp->first, nr = grp->nr;
+	u64 cap = 0;
+
+	if (first < 0 || nr < 0 || first >= nr_cpus)
+		nr = 0;
+	else if (nr > nr_cpus - first)
+		nr = nr_cpus - first;
+	*st = (struct audit_gstats){ .local = grp->local, .imbalanced = grp->imbalanced,
+				     .work = SHADOW_WORK_NO, .smt = grp->flags & AUDIT_SG_SMT,
+				     .prefer_sibling = grp->flags & AUDIT_SG_PREFER_SIBLING,
+				     .cores = grp->cores, .stale = grp->stale,
+				     .min_capacity = grp->min_capacity,
+				     .max_capacity = grp->max_capacity };
+	for (i = first; i < first + nr; i++) {
+		const struct audit_cpu *c = &cpus[i];
+		u64 orig = c->capacity_orig ? c->capacity_orig : AUDIT_CAP_SCALE;
+
+		cap = audit_add_sat(cap, c->capacity);
+		st->stale |= c->stale;
+		if (!c->valid || c->void_reason) {
+			if (!void_reason)
+				void_reason = c->void_reason ? c->void_reason : 1;
+		} else if (c->work == SHADOW_WORK_YES) {
+			st->work = SHADOW_WORK_YES;
+		} else if (c->work == SHADOW_WORK_UNKNOWN && st->work == SHADOW_WORK_NO) {
+			st->work = SHADOW_WORK_UNKNOWN;
+		}
+		/* update_sg_lb_stats(): the kernel's inputs, read live */
+		st->load = audit_add_sat(st->load, c->load_avg);
+		st->util = audit_add_sat(st->util, audit_cpu_util(c));
+		st->runnable = audit_add_sat(st->runnable, c->runnable_avg);
+		st->sum_nr_running += c->nr_running;
+		st->sum_h_nr_running += c->h_nr_running;
+		if (!c->nr_running && c->idle) {
+			st->idle_cpus++;
+			continue;
+		}
+		if (grp->local)
+			continue;
+		if (d->flags & AUDIT_SD_ASYM_CAPACITY) {
+			if (c->misfit_task_load && st->misfit_load < c->misfit_task_load &&
+			    (!(d->rules & AUDIT_RULE_MISFIT_DST_CAPACITY) ||
+			     audit_cap_greater(d->dst_capacity ? d->dst_capacity : AUDIT_CAP_SCALE,
+					       grp->max_capacity)))
+				st->misfit_load = c->misfit_task_load;
+		} else if (idle != AUDIT_CPU_NOT_IDLE && (d->rules & AUDIT_RULE_REDUCED_CAPACITY) &&
+			   c->h_nr_running == 1 && c->capacity * pct < orig * 100 &&
+			   st->misfit_load < c->load_avg) {
+			/* sched_reduced_capacity(): check_cpu_capacity() */
+			st->misfit_load = c->load_avg;
+		}
+	}
+	if (!cap)
+		cap = 1;
+	st->weight = grp->weight ? grp->weight : (u32)nr;
+	st->capacity = grp->capacity ? grp->capacity : cap;
+	st->cls = audit_classify(d, pct, idle, st);
+	if (st->cls == AUDIT_CLS_OVERLOADED)
+		st->avg_load = audit_div(st->load * AUDIT_CAP_SCALE, st->capacity);
+	return void_reason;
+}
+
+/* smt_vs_nonsmt_groups() */
+static bool audit_smt_vs_nonsmt(const struct audit_gstats *a, const struct audit_gstats *b)
+{
+	return a && b && a->smt != b->smt;
+}
+
 /*
  * update_sd_pick_busiest(): would candidate @a replace the current busiest
- * @b?  The asymmetric-capacity exits are not modelled (no max/min
- * capacity published); classes compared by BTF rank.
+ * @b (NULL: none yet, the kernel's init_sd_lb_stats() values)?  @l is the
+ * local group's statistics (NULL: none).
  */
 static bool audit_beats(const struct audit_domain *d, const struct audit_gstats *a,
-			const struct audit_gstats *b)
+			const struct audit_gstats *b, const struct audit_gstats *l)
 {
-	int ra = audit_rank(d, a->cls), rb = audit_rank(d, b->cls);
+	static const struct audit_gstats none = { .cls = AUDIT_CLS_HAS_SPARE, .idle_cpus = ~0u };
+	const struct audit_gstats *bb = b ? b : &none;
+	u64 dst_cap = d->dst_capacity ? d->dst_capacity : AUDIT_CAP_SCALE;
+	bool asym_cap = d->flags & AUDIT_SD_ASYM_CAPACITY;
+	bool cap_local = d->rules & AUDIT_RULE_CAPACITY_LOCAL;
+	bool cap_filter = asym_cap && audit_rank(d, a->cls) <= audit_rank(d, AUDIT_CLS_FULLY_BUSY) &&
+			  (cap_local ? l && audit_fits_capacity(l->min_capacity, a->min_capacity) :
+			   audit_cap_greater(a->min_capacity, dst_cap));
+	int ra = audit_rank(d, a->cls), rb = audit_rank(d, bb->cls);
 
 	if (!a->sum_h_nr_running)
+		return false;
+	/*
+	 * misfit tasks we cannot help: 5.10 compares the group's max_capacity
+	 * with the local group's (group_smaller_max_cpu_capacity()), 6.1+ the
+	 * destination CPU's capacity and whether its core is idle
+	 */
+	if (cap_local && a->cls == AUDIT_CLS_MISFIT &&
+	    (!l || !audit_fits_capacity(a->max_capacity, l->max_capacity) ||
+	     l->cls != AUDIT_CLS_HAS_SPARE))
+		return false;
+	if (!cap_local && asym_cap && a->cls == AUDIT_CLS_MISFIT &&
+	    (!d->dst_core_idle || !audit_cap_greater(dst_cap, a->max_capacity) ||
+	     !l || l->cls != AUDIT_CLS_HAS_SPARE))
+		return false;
+	if ((d->rules & AUDIT_RULE_CAPACITY_FIRST) && cap_filter)
 		return false;
 	if (ra != rb)
 		return ra > rb;
 	switch (a->cls) {
 	case AUDIT_CLS_OVERLOADED:
-	case AUDIT_CLS_FULLY_BUSY:	/* avg_load is 0 unless overloaded: the first stays */
-		return a->avg_load > b->avg_load;
+		if (a->avg_load <= bb->avg_load)
+			return false;
+		break;
 	case AUDIT_CLS_MISFIT:
-		return a->misfit_load >= b->misfit_load;
+		if (d->rules & AUDIT_RULE_MISFIT_TIE_FIRST ? a->misfit_load <= bb->misfit_load :
+		    a->misfit_load < bb->misfit_load)
+			return false;
+		break;
+	case AUDIT_CLS_SMT_BALANCE:
+	case AUDIT_CLS_FULLY_BUSY:
+		/* smt_balance with an idle CPU on either side compares as has_spare */
+		if (a->cls == AUDIT_CLS_SMT_BALANCE && (a->idle_cpus || bb->idle_cpus))
+			goto has_spare;
+		/* avg_load is 0 unless overloaded: a tie */
+		if (a->avg_load < bb->avg_load)
+			return false;
+		if (a->avg_load == bb->avg_load &&
+		    (!(d->rules & AUDIT_RULE_FULLY_BUSY_LATER) || (b && b->smt)))
+			return false;
+		break;
 	case AUDIT_CLS_HAS_SPARE:
-		if (a->idle_cpus > b->idle_cpus)
+		if ((d->rules & AUDIT_RULE_SMT_BALANCE) && audit_smt_vs_nonsmt(b, a))
+			return !(a->smt && a->sum_h_nr_running <= 1);
+has_spare:
+		if (a->idle_cpus > bb->idle_cpus)
 			return false;
-		if (a->idle_cpus == b->idle_cpus && a->sum_nr_running <= b->sum_nr_running)
+		if (a->idle_cpus == bb->idle_cpus && a->sum_nr_running <= bb->sum_nr_running)
 			return false;
-		return true;
-	default:			/* imbalanced, asym, smt/llc_balance: the first stays */
+		break;
+	default:	/* imbalanced: the first; asym, llc_balance: not modelled, the first */
 		return false;
 	}
+	if (!(d->rules & AUDIT_RULE_CAPACITY_FIRST) && cap_filter)
+		return false;
+	return true;
 }
 
-/* Would the kernel, visiting groups in order, keep @p over @w? */
-static bool audit_outranks(const struct audit_domain *d, const struct audit_gstats *gs,
-			   int p, int w)
+/* sibling_imbalance() (6.6+) */
+static u64 audit_sibling_imbalance(int idle, const struct audit_gstats *b,
+				   const struct audit_gstats *l)
 {
-	if (p == w)
-		return true;
-	return p < w ? !audit_beats(d, &gs[w], &gs[p]) : audit_beats(d, &gs[p], &gs[w]);
+	u64 nb = b->cores ? b->cores : b->weight, nl = l->cores ? l->cores : l->weight, imb;
+
+	if (idle == AUDIT_CPU_NOT_IDLE || !b->sum_nr_running)
+		return 0;
+	if (nb == nl)
+		return b->sum_nr_running > l->sum_nr_running ?
+		       b->sum_nr_running - l->sum_nr_running : 0;
+	imb = nl * b->sum_nr_running;
+	imb = imb > nb * l->sum_nr_running ? imb - nb * l->sum_nr_running : 0;
+	imb = audit_div(2 * imb + nl + nb, nl + nb);
+	if (imb <= 1 && !l->sum_nr_running && b->sum_nr_running > 1)
+		imb = 2;
+	return imb;
 }
 
-static u64 audit_div(u64 a, u64 b)
-{
-	return b ? div64_u64(a, b) : 0;
-}
-
-/* calculate_imbalance() of 6.1 for busiest @b and local @l; u64 wraps like unsigned long. */
+/* calculate_imbalance() for busiest @b and local @l; u64 wraps like unsigned long. */
 static u64 audit_imbalance(const struct audit_domain *d, const struct audit_gstats *gs,
-			   int nr_groups, const struct audit_gstats *l,
-			   const struct audit_gstats *b)
+			   int nr_groups, int idle, bool prefer_sibling,
+			   const struct audit_gstats *l, const struct audit_gstats *b)
 {
 	u64 total_load = 0, total_cap = 0, sds_avg, l_avg, x, y, imb;
-	bool prefer_sibling = d->flags & AUDIT_SD_PREFER_SIBLING;
 	int g;
 
 	if (b->cls == AUDIT_CLS_MISFIT)
 		return (d->flags & AUDIT_SD_ASYM_CAPACITY) ? 1 : b->misfit_load;
 	if (b->cls == AUDIT_CLS_ASYM)
 		return b->sum_h_nr_running;
-	if (b->cls == AUDIT_CLS_IMBALANCED)
+	if (b->cls == AUDIT_CLS_SMT_BALANCE || b->cls == AUDIT_CLS_LLC_BALANCE ||
+	    b->cls == AUDIT_CLS_IMBALANCED)
 		return 1;
 	if (l->cls == AUDIT_CLS_HAS_SPARE) {
 		if (audit_rank(d, b->cls) > audit_rank(d, AUDIT_CLS_FULLY_BUSY) &&
 		    !(d->flags & AUDIT_SD_SHARE_LLC)) {
 			imb = (l->capacity > l->util ? l->capacity : l->util) - l->util;
-			return imb ? imb : 1;	/* the destination is idle here */
+			return !imb && idle != AUDIT_CPU_NOT_IDLE ? 1 : imb;
 		}
-		if (b->weight == 1 || prefer_sibling)
+		if (d->rules & AUDIT_RULE_NUMA_BUSIEST_NR) {
+			/* 5.10: halve first, then the NUMA rule on the busiest's tasks */
+			if (b->weight == 1 || prefer_sibling)
+				imb = (b->sum_nr_running > l->sum_nr_running ?
+				       b->sum_nr_running - l->sum_nr_running : 0) >> 1;
+			else	/* unsigned int difference: wraps when local has fewer idle CPUs */
+				imb = (u32)(l->idle_cpus - b->idle_cpus) >> 1;
+			if ((d->flags & AUDIT_SD_NUMA) && b->sum_nr_running <= AUDIT_NUMA_IMB_MIN)
+				imb = 0;
+			return imb;
+		}
+		if ((b->weight == 1 || prefer_sibling) && (d->rules & AUDIT_RULE_SIBLING_IMBALANCE))
+			imb = audit_sibling_imbalance(idle, b, l);
+		else if (b->weight == 1 || prefer_sibling)
 			imb = b->sum_nr_running > l->sum_nr_running ?
 			      b->sum_nr_running - l->sum_nr_running : 0;
 		else
-			imb = l->idle_cpus > b->idle_cpus ? l->idle_cpus - b->idle_cpus : 0;
-		if ((d->flags & AUDIT_SD_NUMA) && l->sum_nr_running + 1 <= d->imb_numa_nr &&
-		    imb <= AUDIT_NUMA_IMB_MIN)
-			imb = 0;
-		return imb >> 1;
+			/*
+			 * max_t(long, 0, local->idle_cpus - busiest->idle_cpus):
+			 * an unsigned int difference, so fewer idle CPUs in the
+			 * local group wrap to ~4e9, not 0 (reachable when the
+			 * busiest is overloaded in an SD_SHARE_LLC domain)
+			 */
+			imb = (u32)(l->idle_cpus - b->idle_cpus);
+		/*
+		 * adjust_numa_imbalance(int imbalance, local nr + 1, imb_numa_nr):
+		 * the long goes through an int (a wrapped value is negative there)
+		 */
+		if (d->flags & AUDIT_SD_NUMA) {
+			s64 i = (s32)(u32)imb;
+
+			if (l->sum_nr_running + 1 <= d->imb_numa_nr && i <= AUDIT_NUMA_IMB_MIN)
+				i = 0;
+			imb = (u64)i;
+		}
+		/* env->imbalance >>= 1 on a long */
+		return (u64)((s64)imb >> 1);
 	}
 	for (g = 0; g < nr_groups; g++) {
 		total_load += gs[g].load;
@@ -331,85 +540,174 @@ static u64 audit_imbalance(const struct audit_domain *d, const struct audit_gsta
 	return div64_u64(x < y ? x : y, AUDIT_CAP_SCALE);
 }
 
-/* The balanced exits of find_busiest_group() for busiest @b; AUDIT_R_NONE = it balances. */
-static int audit_balanced_reason(const struct audit_domain *d, const struct audit_gstats *gs,
-				 int nr_groups, int idle, const struct audit_gstats *l,
-				 const struct audit_gstats *b)
+void audit_model_run(const struct audit_domain *d, const struct audit_gstats *gs,
+		     int nr_groups, int idle, struct audit_model *m)
 {
-	u64 total_load = 0, total_cap = 0, sds_avg;
-	int g;
+	static const struct audit_gstats no_local = { .cls = AUDIT_CLS_HAS_SPARE, .local = true };
+	const struct audit_gstats *l, *b;
+	bool prefer_sibling;
+	int g, forced;
 
-	if (b->cls == AUDIT_CLS_MISFIT)
+	m->pick = -1;
+	m->exit = AUDIT_R_NONE;
+	m->busiest = -1;
+	m->forced = AUDIT_R_NONE;
+	m->imbalance = 0;
+	m->local = -1;
+	for (g = 0; g < nr_groups; g++)
+		if (gs[g].local && m->local < 0)
+			m->local = g;
+	l = m->local >= 0 ? &gs[m->local] : &no_local;
+	/* update_sd_lb_stats(): update_sd_pick_busiest() in visiting order */
+	for (g = 0; g < nr_groups; g++) {
+		if (gs[g].local)
+			continue;
+		if (audit_beats(d, &gs[g], m->busiest >= 0 ? &gs[m->busiest] : NULL,
+				m->local >= 0 ? l : NULL))
+			m->busiest = g;
+	}
+	b = m->busiest >= 0 ? &gs[m->busiest] : NULL;
+	if (d->rules & AUDIT_RULE_PREFER_SIBLING_BUSIEST)
+		prefer_sibling = b && b->prefer_sibling;
+	else
+		prefer_sibling = d->flags & AUDIT_SD_PREFER_SIBLING;
+
+	/* find_busiest_group() */
+	if ((d->rules & AUDIT_RULE_EAS_FIRST) && d->eas_balanced)
+		goto balanced_eas;
+	if (!b) {
+		m->exit = AUDIT_R_NO_BUSIEST;
+		return;
+	}
+	forced = AUDIT_R_CLASS_HAS_SPARE + b->cls;
+	if (b->cls == AUDIT_CLS_MISFIT) {
+		forced = AUDIT_R_ACTIVE_MISFIT;
 		goto force;
+	}
 	if (d->eas_balanced)
-		return AUDIT_R_EAS;
-	if (b->cls == AUDIT_CLS_ASYM || b->cls == AUDIT_CLS_IMBALANCED)
+		goto balanced_eas;
+	if (b->cls == AUDIT_CLS_ASYM) {
+		forced = AUDIT_R_ACTIVE_ASYM;
 		goto force;
-	if (audit_rank(d, l->cls) > audit_rank(d, b->cls))
-		return AUDIT_R_LOCAL_CLASS;
+	}
+	if (b->cls == AUDIT_CLS_IMBALANCED)
+		goto force;
+	if (audit_rank(d, l->cls) > audit_rank(d, b->cls)) {
+		m->exit = AUDIT_R_LOCAL_CLASS;
+		return;
+	}
 	if (l->cls == AUDIT_CLS_OVERLOADED) {
+		u64 total_load = 0, total_cap = 0, sds_avg;
+
 		for (g = 0; g < nr_groups; g++) {
 			total_load += gs[g].load;
 			total_cap += gs[g].capacity;
 		}
 		sds_avg = audit_div(total_load * AUDIT_CAP_SCALE, total_cap);
 		if (l->avg_load >= b->avg_load || l->avg_load >= sds_avg ||
-		    100 * b->avg_load <= (u64)d->imbalance_pct * l->avg_load)
-			return AUDIT_R_LOCAL_LOAD;
+		    100 * b->avg_load <= (u64)(d->imbalance_pct ? d->imbalance_pct : 117) * l->avg_load) {
+			m->exit = AUDIT_R_LOCAL_LOAD;
+			return;
+		}
 	}
-	if ((d->flags & AUDIT_SD_PREFER_SIBLING) && l->cls == AUDIT_CLS_HAS_SPARE &&
-	    b->sum_nr_running > l->sum_nr_running + 1)
+	if (prefer_sibling && l->cls == AUDIT_CLS_HAS_SPARE &&
+	    ((d->rules & AUDIT_RULE_SIBLING_IMBALANCE) ? audit_sibling_imbalance(idle, b, l) > 1 :
+	     b->sum_nr_running > l->sum_nr_running + 1)) {
+		if (b->cls != AUDIT_CLS_OVERLOADED)
+			forced = AUDIT_R_ACTIVE_PREFER_SIBLING;
 		goto force;
-	if (b->cls != AUDIT_CLS_OVERLOADED && idle != AUDIT_CPU_NOT_IDLE) {
-		if (b->weight > 1 && l->idle_cpus <= b->idle_cpus + 1)
-			return AUDIT_R_IDLE_CPUS;
-		if (b->sum_h_nr_running == 1)
-			return AUDIT_R_SINGLE_TASK;
+	}
+	if (b->cls != AUDIT_CLS_OVERLOADED) {
+		if (idle == AUDIT_CPU_NOT_IDLE) {
+			m->exit = AUDIT_R_IDLE_CPUS;	/* a busy destination: never judged */
+			return;
+		}
+		if ((d->rules & AUDIT_RULE_SMT_BALANCE) && b->cls == AUDIT_CLS_SMT_BALANCE &&
+		    audit_smt_vs_nonsmt(m->local >= 0 ? l : NULL, b))
+			goto force;
+		if (b->weight > 1 && l->idle_cpus <= b->idle_cpus + 1) {
+			m->exit = AUDIT_R_IDLE_CPUS;
+			return;
+		}
+		if (b->sum_h_nr_running == 1) {
+			m->exit = AUDIT_R_SINGLE_TASK;
+			return;
+		}
 	}
 force:
-	return audit_imbalance(d, gs, nr_groups, l, b) ? AUDIT_R_NONE : AUDIT_R_IMBALANCE_ZERO;
+	m->imbalance = audit_imbalance(d, gs, nr_groups, idle, prefer_sibling, l, b);
+	if (!m->imbalance) {
+		m->exit = AUDIT_R_IMBALANCE_ZERO;
+		return;
+	}
+	m->pick = m->busiest;
+	m->forced = forced;
+	return;
+balanced_eas:
+	m->exit = AUDIT_R_EAS;
+}
+void audit_model_flips(const struct audit_domain *d, const struct audit_gstats *gs,
+		       int nr_groups, int idle, const struct audit_model *base,
+		       int kernel_pick, u32 flip, u32 *differs, u32 *flip_agrees)
+{
+	struct audit_domain d2 = *d;
+	struct audit_model m;
+	int b;
+
+	*differs = 0;
+	*flip_agrees = 0;
+	flip &= AUDIT_RULES_FLIPPABLE;
+	for (b = 0; b < AUDIT_NR_RULES; b++) {
+		if (!(flip & (1u << b)))
+			continue;
+		d2.rules = d->rules ^ (1u << b);
+		audit_model_run(&d2, gs, nr_groups, idle, &m);
+		if (m.pick == base->pick)
+			continue;
+		*differs |= 1u << b;
+		if (m.pick == kernel_pick)
+			*flip_agrees |= 1u << b;
+	}
 }
 
-/* The reason of a judged wrong or missed verdict (docs/debugfs.md "lb reasons"). */
-static int audit_reason(const struct audit_domain *d, const struct audit_gstats *gs,
-			int nr_groups, int idle, const struct audit_result *res)
+/*
+ * Why the model's outcome differs from the kernel's: a CPU or group whose
+ * inputs moved during the kernel's own computation (stale), else a rule the
+ * model lacks that may apply here (known), else unknown.
+ */
+static int audit_cause(const struct audit_domain *d, const struct audit_gstats *gs,
+		       const struct audit_group *groups, const struct audit_cpu *cpus,
+		       int nr_cpus, int nr_groups, const struct audit_result *res, int *known)
 {
-	int g, local = -1, p = res->kernel_pick, r;
+	int g, i, kp = res->kernel_pick;
 
+	*known = AUDIT_KNOWN_NONE;
 	for (g = 0; g < nr_groups; g++)
-		if (gs[g].local) {
-			local = g;
-			break;
-		}
-	if (res->verdict == AUDIT_WRONG) {
-		for (g = 0; g < nr_groups; g++)
-			if (!gs[g].local && gs[g].work == SHADOW_WORK_YES &&
-			    !audit_outranks(d, gs, p, g))
-				return AUDIT_R_UNEXPLAINED;
-		if (gs[p].cls == AUDIT_CLS_MISFIT)
-			return AUDIT_R_ACTIVE_MISFIT;
-		if (gs[p].cls == AUDIT_CLS_ASYM)
-			return AUDIT_R_ACTIVE_ASYM;
-		/* prefer_sibling forces the balance of a group that is not
-		 * overloaded (find_busiest_group() would otherwise stop at the
-		 * idle-CPU rules): the kernel spreads running tasks */
-		if (local >= 0 && (d->flags & AUDIT_SD_PREFER_SIBLING) &&
-		    gs[local].cls == AUDIT_CLS_HAS_SPARE &&
-		    audit_rank(d, gs[p].cls) <= audit_rank(d, AUDIT_CLS_FULLY_BUSY) &&
-		    gs[p].sum_nr_running > gs[local].sum_nr_running + 1)
-			return AUDIT_R_ACTIVE_PREFER_SIBLING;
-		return AUDIT_R_CLASS_HAS_SPARE + gs[p].cls;
+		if (gs[g].stale)
+			return AUDIT_CAUSE_STALE;
+	if ((d->rules & AUDIT_RULE_LLC_BALANCE) && !(d->flags & AUDIT_SD_SHARE_LLC) && kp >= 0) {
+		const struct audit_group *grp = &groups[kp];
+
+		for (i = grp->first; i >= 0 && i < grp->first + grp->nr && i < nr_cpus; i++)
+			if (cpus[i].llc_pref) {
+				*known = AUDIT_KNOWN_LLC_BALANCE;
+				return AUDIT_CAUSE_KNOWN;
+			}
 	}
-	/* missed */
-	if (local < 0 || res->model_pick < 0)
-		return AUDIT_R_UNEXPLAINED;
-	r = audit_balanced_reason(d, gs, nr_groups, idle, &gs[local], &gs[res->model_pick]);
-	return r == AUDIT_R_NONE ? AUDIT_R_UNEXPLAINED : r;
+	if (d->flags & AUDIT_SD_ASYM_PACKING) {
+		*known = AUDIT_KNOWN_ASYM_PACKING;
+		return AUDIT_CAUSE_KNOWN;
+	}
+	if (d->eas_present && (d->rules & AUDIT_RULE_EAS_OVERLOAD)) {
+		*known = AUDIT_KNOWN_EAS_OVERUTILIZED;
+		return AUDIT_CAUSE_KNOWN;
+	}
+	return AUDIT_CAUSE_UNKNOWN;
 }
 
 /**
  * audit_judge() - judge one find_busiest_group() call
- * @dom:         domain-wide inputs of the kernel's rules
+ * @dom:         domain-wide inputs of the kernel's rules, rule set included
  * @groups:      the domain's groups in the kernel's visiting order (from
  *               sd->groups), CPUs already restricted to env->cpus
  * @nr_groups:   number of entries in @groups (and @gs)
@@ -420,25 +718,34 @@ static int audit_reason(const struct audit_domain *d, const struct audit_gstats 
  * @gs:          [@nr_groups] filled with each group's recomputed statistics
  * @res:         filled in completely
  *
- * The verdict is AUDIT_BUSY for a busy destination.  Otherwise, in this
- * order: VOID if a CPU of the domain has no fresh readable state; RIGHT if
- * the picked group has a CPU whose waiters can go to the destination
- * (work YES); VOID (work_unknown) if a non-local CPU's answer is unknown;
- * NONE if no non-local group has work; MISSED if nothing was picked; else
- * WRONG.  A pick of the local group (should not happen) is judged by the
- * same rules and flagged AUDIT_F_PICKED_LOCAL.  Wrong and missed verdicts
- * get their reason from the kernel model (audit_reason()).
+ * The kernel model (audit_model_run()) runs on every call, busy ones
+ * included; @res->model_pick is its outcome and @res->cause says whether
+ * it agrees with @kernel_pick (the same group, or both NULL) and if not,
+ * why (audit_cause()).
  *
- * Tracker picks and outcomes are computed for every call, busy ones
- * included; the glue only counts them for judged calls.
+ * The verdict is AUDIT_BUSY for a busy destination.  Otherwise, in this
+ * order: VOID if a CPU of the domain has no fresh readable published state;
+ * RIGHT if the picked group has a CPU whose waiters can go to the
+ * destination (work YES); VOID (work_unknown) if a non-local CPU's answer
+ * is unknown; NONE if no non-local group has work; MISSED if nothing was
+ * picked; else WRONG.  A pick of the local group (should not happen) is
+ * judged by the same rules and flagged AUDIT_F_PICKED_LOCAL.
+ *
+ * Reasons: a wrong or missed verdict the model reproduces (cause AGREE)
+ * gets the model's own: for wrong, the rule that forced the balance
+ * (active_misfit, active_asym, active_prefer_sibling) or else the pick's
+ * class; for missed, the balanced exit that fired.  One the model does not
+ * reproduce is `unexplained` (its cause says why).
+ *
+ * Tracker picks and outcomes are computed for every call; the glue only
+ * counts them for judged calls.
  *
  * Bad input never makes this read outside the arrays: an out-of-range
  * @kernel_pick is judged as -1 (AUDIT_F_BAD_PICK), an unknown @idle_type as
  * busy (AUDIT_F_BAD_IDLE), and a group range outside @cpus is clipped
  * (AUDIT_F_BAD_GROUP).  A capacity sum of 0 is taken as 1.
  *
- * Cost: O(nr_groups^2 + nr_cpus) (the wrong reason compares the pick with
- * every group that has work).
+ * Cost: O(nr_groups + nr_cpus).
  */
 void audit_judge(const struct audit_domain *dom,
 		 const struct audit_group *groups, int nr_groups,
@@ -448,8 +755,7 @@ void audit_judge(const struct audit_domain *dom,
 {
 	struct audit_best best[AUDIT_NR_TRACKERS];
 	bool unknown_work = false;
-	int g, t, void_reason = 0, model = -1;
-	u32 pct = dom->imbalance_pct ? dom->imbalance_pct : 117;
+	int g, t, void_reason = 0, model_idle;
 
 	if (nr_groups < 0)
 		nr_groups = 0;
@@ -467,6 +773,7 @@ void audit_judge(const struct audit_domain *dom,
 	}
 	if (idle_type < 0 || idle_type >= AUDIT_NR_IDLE_TYPES)
 		res->flags |= AUDIT_F_BAD_IDLE;
+	model_idle = res->flags & AUDIT_F_BAD_IDLE ? AUDIT_CPU_NOT_IDLE : idle_type;
 
 	for (t = 0; t < AUDIT_NR_TRACKERS; t++) {
 		best[t].idx = -1;
@@ -480,52 +787,20 @@ void audit_judge(const struct audit_domain *dom,
 		struct audit_gstats *st = &gs[g];
 		u64 sum[AUDIT_NR_TRACKERS] = { 0 };
 		u64 cap = 0;
-		bool has_work;
-		int first = grp->first, nr = grp->nr, i;
+		int first = grp->first, nr = grp->nr, i, vr;
 
-		if (first < 0 || nr < 0 || first > nr_cpus ||
-		    nr > nr_cpus - first) {
+		if (first < 0 || nr < 0 || first > nr_cpus || nr > nr_cpus - first) {
 			res->flags |= AUDIT_F_BAD_GROUP;
 			if (first < 0 || nr < 0 || first >= nr_cpus)
 				nr = 0;
 			else
 				nr = nr_cpus - first;
 		}
-
-		*st = (struct audit_gstats){ .local = grp->local, .imbalanced = grp->imbalanced,
-					     .work = SHADOW_WORK_NO };
+		vr = audit_group_stats(dom, grp, cpus, nr_cpus, model_idle, st);
+		if (vr && !void_reason)
+			void_reason = vr;
 		for (i = first; i < first + nr; i++) {
-			const struct audit_cpu *c = &cpus[i];
-
-			cap = audit_add_sat(cap, c->capacity);
-			if (!c->valid || c->void_reason) {
-				if (!void_reason)
-					void_reason = c->void_reason ? c->void_reason : 1;
-				continue;
-			}
-			if (c->work == SHADOW_WORK_YES)
-				st->work = SHADOW_WORK_YES;
-			else if (c->work == SHADOW_WORK_UNKNOWN && st->work == SHADOW_WORK_NO)
-				st->work = SHADOW_WORK_UNKNOWN;
-			st->load = audit_add_sat(st->load, c->load_avg);
-			st->util = audit_add_sat(st->util, c->util_avg);
-			st->runnable = audit_add_sat(st->runnable, c->runnable_avg);
-			st->sum_nr_running += c->nr_running;
-			st->sum_h_nr_running += c->h_nr_running;
-			if (!c->nr_running) {
-				st->idle_cpus++;
-				continue;
-			}
-			/* sched_reduced_capacity(): a lone CFS task on a CPU that
-			 * RT/IRQ pressure leaves < 100/pct of its capacity
-			 * (capacity_orig taken as 1024: symmetric CPUs) */
-			if (!grp->local && !(dom->flags & AUDIT_SD_ASYM_CAPACITY) &&
-			    idle_type != AUDIT_CPU_NOT_IDLE && c->h_nr_running == 1 &&
-			    c->capacity * pct < AUDIT_CAP_SCALE * 100 &&
-			    st->misfit_load < c->load_avg)
-				st->misfit_load = c->load_avg;
-		}
-		for (i = first; i < first + nr; i++) {
+			cap = audit_add_sat(cap, cpus[i].capacity);
 			if (!cpus[i].valid || cpus[i].void_reason)
 				continue;
 			for (t = 0; t < AUDIT_NR_TRACKERS; t++)
@@ -533,16 +808,9 @@ void audit_judge(const struct audit_domain *dom,
 		}
 		if (!cap)
 			cap = 1;
-		st->weight = grp->weight ? grp->weight : (u32)nr;
-		st->capacity = grp->capacity ? grp->capacity : cap;
-		st->cls = audit_classify(dom, pct, idle_type, st);
-		if (st->cls == AUDIT_CLS_OVERLOADED)
-			st->avg_load = audit_div(st->load * AUDIT_CAP_SCALE, st->capacity);
-		has_work = st->work == SHADOW_WORK_YES;
-
 		if (grp->local || !nr)
 			continue;
-		if (has_work)
+		if (st->work == SHADOW_WORK_YES)
 			res->nonlocal_work = true;
 		if (st->work == SHADOW_WORK_UNKNOWN)
 			unknown_work = true;
@@ -552,24 +820,22 @@ void audit_judge(const struct audit_domain *dom,
 			if (!sum[t])
 				continue;
 			if (best[t].idx >= 0 &&
-			    !audit_ratio_gt(sum[t], cap,
-					    best[t].sum, best[t].cap))
+			    !audit_ratio_gt(sum[t], cap, best[t].sum, best[t].cap))
 				continue;
 			best[t].idx = g;
-			best[t].has_work = has_work;
+			best[t].has_work = st->work == SHADOW_WORK_YES;
 			best[t].sum = sum[t];
 			best[t].cap = cap;
 		}
 	}
 
-	/* the kernel model's pick: update_sd_pick_busiest() in visiting order */
-	for (g = 0; g < nr_groups; g++) {
-		if (gs[g].local || !gs[g].sum_h_nr_running)
-			continue;
-		if (model < 0 || audit_beats(dom, &gs[g], &gs[model]))
-			model = g;
-	}
-	res->model_pick = model;
+	/* the kernel model's full outcome, and whether it is the kernel's */
+	audit_model_run(dom, gs, nr_groups, model_idle, &res->model);
+	res->model_pick = res->model.pick;
+	res->either_picked = res->model_pick >= 0 || res->kernel_pick >= 0;
+	res->known = AUDIT_KNOWN_NONE;
+	res->cause = res->model_pick == res->kernel_pick ? AUDIT_CAUSE_AGREE :
+		     audit_cause(dom, gs, groups, cpus, nr_cpus, nr_groups, res, &res->known);
 
 	if (res->kernel_pick >= 0 && groups[res->kernel_pick].local)
 		res->flags |= AUDIT_F_PICKED_LOCAL;
@@ -590,9 +856,15 @@ void audit_judge(const struct audit_domain *dom,
 	} else if (!res->nonlocal_work) {
 		res->verdict = AUDIT_NONE;
 		res->reason = AUDIT_R_NO_WORK;
-	} else {
+	} else if (res->cause != AUDIT_CAUSE_AGREE) {
 		res->verdict = res->kernel_pick < 0 ? AUDIT_MISSED : AUDIT_WRONG;
-		res->reason = audit_reason(dom, gs, nr_groups, idle_type, res);
+		res->reason = AUDIT_R_UNEXPLAINED;
+	} else if (res->kernel_pick < 0) {
+		res->verdict = AUDIT_MISSED;
+		res->reason = res->model.exit;
+	} else {
+		res->verdict = AUDIT_WRONG;
+		res->reason = res->model.forced;
 	}
 
 	for (t = 0; t < AUDIT_NR_TRACKERS; t++) {

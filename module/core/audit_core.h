@@ -1,15 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * audit_core: judges one find_busiest_group() call (the first call of a
- * balancing attempt is the attempt's verdict), gives every verdict other
- * than right a reason from the documented list (docs/debugfs.md, "lb
- * reasons"), and computes what each alternative load tracker would have
- * picked in its place.
+ * balancing attempt is the attempt's verdict), runs the kernel model on it
+ * (the whole find_busiest_group() of the kernel's rule set: classification,
+ * the busiest pick, every balanced exit and calculate_imbalance()), says
+ * whether the model's outcome agrees with the kernel's and why not, gives
+ * every verdict other than right a reason from the one table
+ * (audit_reasons.h), and computes what each alternative load tracker would
+ * have picked in its place.
  *
- * Pure C shared by the kernel module (module/audit.c fills the arrays from
- * the published per-CPU snapshots in its kretprobe handler) and the host
- * unit tests (tests/unit/test_audit_core.c).  Includes only <linux/types.h>,
- * allocates nothing, prints nothing, uses no floating point or division.
+ * Inputs (docs/debugfs.md, "lb_verdict"): per CPU of the domain, the
+ * kernel's own inputs read live at the search's return (and compared with
+ * a read at its entry), and the published waiter summary (work to give);
+ * per group, the sched_group's own fields; per domain, the sched_domain's
+ * and the rule set in force (AUDIT_RULE_*), chosen by the glue.
+ *
+ * Pure C shared by the kernel module (module/audit.c) and the host tools
+ * (tests/unit/test_audit_core.c, the checker's driver in tests/checker/).
+ * Includes only <linux/types.h>, allocates nothing, prints nothing, uses no
+ * floating point; divisions through div64_u64().
  */
 #ifndef SHADOW_AUDIT_CORE_H
 #define SHADOW_AUDIT_CORE_H
@@ -78,8 +87,95 @@ enum audit_class {
 #define AUDIT_SD_ASYM_CAPACITY	0x2u
 #define AUDIT_SD_NUMA		0x4u
 #define AUDIT_SD_SHARE_LLC	0x8u	/* SD_SHARE_PKG_RESOURCES / SD_SHARE_LLC */
-#define AUDIT_SD_PREFER_SIBLING	0x10u	/* the child domain has SD_PREFER_SIBLING */
+/* the child domain has SD_PREFER_SIBLING (rules without AUDIT_RULE_PREFER_SIBLING_BUSIEST) */
+#define AUDIT_SD_PREFER_SIBLING	0x10u
 #define AUDIT_SD_OVERLAP	0x20u	/* NUMA groups overlap (a CPU may be in two groups) */
+
+/*
+ * The rule set: which of the kernels' find_busiest_group() rules are in
+ * force.  X(ID, name, doc), bit AUDIT_RULE_<ID>.  The glue chooses them
+ * from BTF, from the kernel's own picks (calibration) or from the lb_rules=
+ * parameter; `info` says which and how (docs/debugfs.md, "Rule sets").
+ */
+#define AUDIT_RULES(X)							\
+	X(EAS_FIRST, "eas_first",					\
+	  "the EAS exit is tried before the misfit force (5.10; misfit first in 6.10+ and Debian's 6.1.192)") \
+	X(NUMA_BUSIEST_NR, "numa_busiest_nr",				\
+	  "5.10's NUMA rule: the halved imbalance is 0 while the busiest group runs <= 2 tasks (no imb_numa_nr)") \
+	X(REDUCED_CAPACITY, "reduced_capacity",				\
+	  "symmetric domains: a lone CFS task on a CPU whose capacity RT/IRQ pressure reduced is misfit (sched_reduced_capacity(), 6.0+)") \
+	X(FULLY_BUSY_LATER, "fully_busy_later",				\
+	  "fully_busy ties: the later group wins unless the current busiest is an SMT group (6.5+)") \
+	X(MISFIT_TIE_FIRST, "misfit_tie_first",				\
+	  "misfit ties keep the earlier group (v6.9+: `>`; before: the later one, `>=`)") \
+	X(SMT_BALANCE, "smt_balance",					\
+	  "group_smt_balance, the SMT vs non-SMT has_spare rule and the SMT force exit (6.6+)") \
+	X(SIBLING_IMBALANCE, "sibling_imbalance",			\
+	  "sibling_imbalance() (cores) for prefer_sibling and one-CPU groups, and as the prefer_sibling force test (6.6+)") \
+	X(PREFER_SIBLING_BUSIEST, "prefer_sibling_busiest",		\
+	  "prefer_sibling is the busiest group's SD_PREFER_SIBLING (sg->flags: its child domain's), not the domain's child's (6.6+)") \
+	X(CAPACITY_FIRST, "capacity_first",				\
+	  "SD_ASYM_CPUCAPACITY: the capacity filters of update_sd_pick_busiest() come before the class comparison (7.3; Debian's 6.1.192, 6.12.117)") \
+	X(MISFIT_DST_CAPACITY, "misfit_dst_capacity",			\
+	  "SD_ASYM_CPUCAPACITY: misfit load counts only where the destination's capacity is greater than the group's max (7.3)") \
+	X(H_NR_RUNNABLE, "h_nr_runnable",				\
+	  "the task counts are cfs.h_nr_runnable (6.14+), not h_nr_running/h_nr_queued (delayed-dequeue sleepers excluded)") \
+	X(EAS_OVERLOAD, "eas_overload",					\
+	  "with an energy model a group is overloaded only when one of its CPUs is overutilized (7.2+)") \
+	X(LLC_BALANCE, "llc_balance",					\
+	  "group_llc_balance exists (7.2+ CONFIG_SCHED_CACHE): not modelled, a known miss") \
+	X(CAPACITY_LOCAL, "capacity_local",				\
+	  "SD_ASYM_CPUCAPACITY: 5.10's capacity filters, fits_capacity() against the local group (misfit: its max_capacity; after the class comparison: its min_capacity), not against the destination CPU")
+
+#define AUDIT_RULE_BIT_ENUM(id, name, doc) AUDIT_RULE_BIT_##id,
+enum audit_rule_bit {
+	AUDIT_RULES(AUDIT_RULE_BIT_ENUM)
+	AUDIT_NR_RULES
+};
+#undef AUDIT_RULE_BIT_ENUM
+
+#define AUDIT_RULE(id)			(1u << AUDIT_RULE_BIT_##id)
+#define AUDIT_RULE_EAS_FIRST		AUDIT_RULE(EAS_FIRST)
+#define AUDIT_RULE_NUMA_BUSIEST_NR	AUDIT_RULE(NUMA_BUSIEST_NR)
+#define AUDIT_RULE_REDUCED_CAPACITY	AUDIT_RULE(REDUCED_CAPACITY)
+#define AUDIT_RULE_FULLY_BUSY_LATER	AUDIT_RULE(FULLY_BUSY_LATER)
+#define AUDIT_RULE_MISFIT_TIE_FIRST	AUDIT_RULE(MISFIT_TIE_FIRST)
+#define AUDIT_RULE_SMT_BALANCE		AUDIT_RULE(SMT_BALANCE)
+#define AUDIT_RULE_SIBLING_IMBALANCE	AUDIT_RULE(SIBLING_IMBALANCE)
+#define AUDIT_RULE_PREFER_SIBLING_BUSIEST AUDIT_RULE(PREFER_SIBLING_BUSIEST)
+#define AUDIT_RULE_CAPACITY_FIRST	AUDIT_RULE(CAPACITY_FIRST)
+#define AUDIT_RULE_MISFIT_DST_CAPACITY	AUDIT_RULE(MISFIT_DST_CAPACITY)
+#define AUDIT_RULE_H_NR_RUNNABLE	AUDIT_RULE(H_NR_RUNNABLE)
+#define AUDIT_RULE_EAS_OVERLOAD		AUDIT_RULE(EAS_OVERLOAD)
+#define AUDIT_RULE_LLC_BALANCE		AUDIT_RULE(LLC_BALANCE)
+#define AUDIT_RULE_CAPACITY_LOCAL	AUDIT_RULE(CAPACITY_LOCAL)
+
+/*
+ * Named rule sets (the unit tests and the checker's variants; the module
+ * composes its own from BTF and calibration).
+ */
+#define AUDIT_RULES_5_10	(AUDIT_RULE_EAS_FIRST | AUDIT_RULE_NUMA_BUSIEST_NR | AUDIT_RULE_CAPACITY_LOCAL)
+/* Debian's 6.1.192: misfit before EAS and capacity first are backported */
+#define AUDIT_RULES_6_1		(AUDIT_RULE_REDUCED_CAPACITY | AUDIT_RULE_CAPACITY_FIRST)
+#define AUDIT_RULES_6_6		(AUDIT_RULE_REDUCED_CAPACITY | AUDIT_RULE_FULLY_BUSY_LATER | \
+				 AUDIT_RULE_SMT_BALANCE | AUDIT_RULE_SIBLING_IMBALANCE | \
+				 AUDIT_RULE_PREFER_SIBLING_BUSIEST)
+#define AUDIT_RULES_6_12	(AUDIT_RULES_6_6 | AUDIT_RULE_MISFIT_TIE_FIRST | AUDIT_RULE_CAPACITY_FIRST)
+#define AUDIT_RULES_7_2		(AUDIT_RULES_6_12 | AUDIT_RULE_H_NR_RUNNABLE | \
+				 AUDIT_RULE_EAS_OVERLOAD | AUDIT_RULE_LLC_BALANCE)
+#define AUDIT_RULES_7_3		(AUDIT_RULES_7_2 | AUDIT_RULE_MISFIT_DST_CAPACITY)
+
+/*
+ * The rules only audit_model_run() reads (not audit_group_stats()): the
+ * kernel's own outcome can tell each of them apart from its opposite.
+ */
+#define AUDIT_RULES_FLIPPABLE	(AUDIT_RULE_EAS_FIRST | AUDIT_RULE_NUMA_BUSIEST_NR | \
+				 AUDIT_RULE_FULLY_BUSY_LATER | AUDIT_RULE_MISFIT_TIE_FIRST | \
+				 AUDIT_RULE_SIBLING_IMBALANCE | AUDIT_RULE_PREFER_SIBLING_BUSIEST | \
+				 AUDIT_RULE_CAPACITY_FIRST)
+
+extern const char * const audit_rule_name[AUDIT_NR_RULES];
+extern const char * const audit_rule_doc[AUDIT_NR_RULES];
 
 /**
  * struct audit_domain - the domain-wide inputs of the kernel's rules
@@ -87,29 +183,39 @@ enum audit_class {
  * @flags:         AUDIT_SD_*
  * @imb_numa_nr:   sd->imb_numa_nr (NUMA domains; 0 if the kernel lacks it)
  * @eas_balanced:  the energy model is on (rd->pd) and rd->overutilized is 0
+ * @eas_present:   the energy model is on (rd->pd), overutilized or not
  * @rank:          BTF's enum group_type value of each class, -1 = absent
+ * @rules:         AUDIT_RULE_* in force
+ * @dst_capacity:  capacity_of(dst_cpu) (SD_ASYM_CPUCAPACITY rules; 0 = 1024)
+ * @dst_core_idle: every SMT sibling of dst is idle (or SMT is off)
  */
 struct audit_domain {
 	u32 imbalance_pct;
 	u32 flags;
 	u32 imb_numa_nr;
 	bool eas_balanced;
+	bool eas_present;
 	s8 rank[AUDIT_NR_CLASSES];
+	u32 rules;
+	u64 dst_capacity;
+	bool dst_core_idle;
 };
 
-/* Fill @d with 6.1's class order and defaults (unit tests, fallbacks). */
+/* Fill @d with 6.1's class order, AUDIT_RULES_6_1 and defaults (unit tests, fallbacks). */
 void audit_domain_default(struct audit_domain *d);
 
 /**
  * struct audit_gstats - one group as the kernel's update_sg_lb_stats() would
  * see it, recomputed from published state (the lb_verdict event's groups)
  * @load:     sum of root load_avg (cpu_load)
- * @util:     sum of util_avg (cpu_util_cfs without util_est: approximate)
+ * @util:     sum of cpu_util_cfs(): min(max(util_avg, util_est), capacity_orig)
  * @runnable: sum of runnable_avg
  * @capacity: sgc->capacity (or the CPUs' capacities when not given)
  * @avg_load: load * 1024 / capacity, computed for overloaded groups only
  *            (as the kernel does)
- * @misfit_load: load of a lone task on a CPU with reduced capacity
+ * @misfit_load: group_misfit_task_load (rq->misfit_task_load on asymmetric
+ *            capacity domains, else the load of a lone CFS task on a CPU of
+ *            reduced capacity)
  * @weight:   group_weight
  * @sum_nr_running:   sum of rq->nr_running
  * @sum_h_nr_running: sum of cfs h_nr_running
@@ -118,6 +224,11 @@ void audit_domain_default(struct audit_domain *d);
  * @work:     enum shadow_work_answer for the destination, over its CPUs
  * @local:    holds the destination
  * @imbalanced: sgc->imbalance
+ * @smt:      the group's CPUs are SMT siblings (sg->flags SD_SHARE_CPUCAPACITY)
+ * @prefer_sibling: sg->flags has SD_PREFER_SIBLING
+ * @cores:    sg->cores (0 = weight)
+ * @stale:    a CPU of the group changed between the entry and return reads
+ * @min_capacity, @max_capacity: the group's (asymmetric capacity rules)
  */
 struct audit_gstats {
 	u64 load;
@@ -134,6 +245,12 @@ struct audit_gstats {
 	u8 work;
 	bool local;
 	bool imbalanced;
+	bool smt;
+	bool prefer_sibling;
+	u32 cores;
+	bool stale;
+	u64 min_capacity;
+	u64 max_capacity;
 };
 
 /* audit_result.flags */
@@ -145,25 +262,40 @@ struct audit_gstats {
 				 AUDIT_F_BAD_GROUP)
 
 /**
- * struct audit_cpu - one CPU of the domain, as published by the shadow walk
- * @cpu:          CPU id (not used by the judgement, kept for snapshots)
+ * struct audit_cpu - one CPU of the domain (each group's CPUs restricted to
+ * env->cpus; with overlapping NUMA groups a CPU has one entry per group)
+ *
+ * The kernel model's inputs, read live by the glue at the search's return
+ * (the kernel's own lockless reads, microseconds later):
+ * @cpu:          CPU id
  * @nr_running:   rq->nr_running (all classes)
- * @h_nr_running: runnable CFS tasks
- * @movable:      queued-but-not-running CFS tasks with nr_cpus_allowed > 1,
- *                including CFS tasks preempted by RT/DL; > 0 means the CPU
- *                has work to give
- * @load_avg:     real root cfs_rq avg.load_avg (KERNEL tracker)
- * @runnable_avg: real root cfs_rq avg.runnable_avg
- * @util_avg:     real root cfs_rq avg.util_avg
- * @weight:       real root cfs_rq load.weight, scaled down (WEIGHT tracker)
+ * @h_nr_running: the CFS count the kernel sums: cfs.h_nr_running (h_nr_queued
+ *                6.12-6.13), cfs.h_nr_runnable under AUDIT_RULE_H_NR_RUNNABLE
+ * @load_avg:     cpu_load(): root cfs_rq avg.load_avg (also the KERNEL tracker)
+ * @runnable_avg: root cfs_rq avg.runnable_avg
+ * @util_avg:     root cfs_rq avg.util_avg
+ * @util_est:     root cfs_rq avg.util_est(.enqueued) (0 without UTIL_EST)
+ * @capacity:     rq->cpu_capacity, 1024 = a full CPU
+ * @capacity_orig: the CPU's original capacity (rq->cpu_capacity_orig, or
+ *                arch_scale_cpu_capacity(); 0 = 1024)
+ * @misfit_task_load: rq->misfit_task_load (SD_ASYM_CPUCAPACITY domains)
+ * @idle:         idle_cpu(): nothing running, the idle task current and no
+ *                wakeup pending
+ * @stale:        these inputs differ from the read at the search's entry
+ *                (the kernel read them somewhere in between)
+ * @llc_pref:     queued tasks preferring another LLC (7.2+ llc_counts; the
+ *                known llc_balance gap only)
+ *
+ * The verdict's inputs, from the CPU's published state (shadow walk):
+ * @movable:      queued-but-not-running CFS tasks other CPUs may pull
+ * @work:         enum shadow_work_answer for the destination: shadow_work_for()
+ *                of the published waiter summary (core/work.h)
+ * @weight:       root cfs_rq load.weight, scaled down (WEIGHT tracker)
  * @shadow:       shadow runnable load (SHADOW tracker)
  * @shadow_avg:   shadow walk over avg.load_avg (SHADOW_AVG tracker)
- * @capacity:     CPU capacity, 1024 = a full CPU
  * @h_load:       sum of task_h_load() of its queued tasks (H_LOAD tracker)
- * @valid:        false when the CPU has no published state: its metrics and
- *                @movable are then read as 0; @capacity still counts; the
- *                verdict is void
- * @work:         enum shadow_work_answer: can a waiter go to the destination
+ * @valid:        false when the CPU has no published state: its published
+ *                values and @movable are then read as 0; the verdict is void
  * @void_reason:  enum shadow_void_reason (0 = fresh) of the published state
  */
 struct audit_cpu {
@@ -174,11 +306,17 @@ struct audit_cpu {
 	u64 load_avg;
 	u64 runnable_avg;
 	u64 util_avg;
+	u64 util_est;
 	u64 weight;
 	u64 shadow;
 	u64 shadow_avg;
 	u64 capacity;
+	u64 capacity_orig;
+	u64 misfit_task_load;
 	u64 h_load;
+	u32 llc_pref;
+	bool idle;
+	bool stale;
 	bool valid;
 	u8 work;
 	u8 void_reason;
@@ -192,6 +330,10 @@ struct audit_cpu {
  * @weight: the kernel's group_weight (0: taken as @nr)
  * @capacity: sgc->capacity (0: taken as the sum of the CPUs' capacities)
  * @imbalanced: sgc->imbalance (a child domain failed on affinity)
+ * @flags:  sg->flags as AUDIT_SG_* (its child domain's flags; 0 before 5.16)
+ * @cores:  sg->cores (6.6+; 0 = @weight)
+ * @min_capacity, @max_capacity: sgc->min/max_capacity (asymmetric rules)
+ * @stale:  sgc->capacity changed between the entry and return reads
  */
 struct audit_group {
 	int first;
@@ -200,7 +342,68 @@ struct audit_group {
 	u32 weight;
 	u64 capacity;
 	bool imbalanced;
+	u32 flags;
+	u32 cores;
+	u64 min_capacity;
+	u64 max_capacity;
+	bool stale;
 };
+
+/* struct audit_group.flags */
+#define AUDIT_SG_SMT		0x1u	/* SD_SHARE_CPUCAPACITY: SMT siblings */
+#define AUDIT_SG_PREFER_SIBLING	0x2u	/* SD_PREFER_SIBLING */
+
+/**
+ * struct audit_model - the kernel model's outcome for one search
+ * @pick:      the group it returns (index), -1 = balanced (NULL)
+ * @exit:      why it balanced: an AUDIT_R_* missed reason (AUDIT_R_EAS,
+ *             AUDIT_R_NO_BUSIEST, AUDIT_R_LOCAL_CLASS, AUDIT_R_LOCAL_LOAD,
+ *             AUDIT_R_IDLE_CPUS, AUDIT_R_SINGLE_TASK, AUDIT_R_IMBALANCE_ZERO);
+ *             AUDIT_R_NONE when it picked
+ * @busiest:   update_sd_pick_busiest()'s group before the exits (-1: none)
+ * @forced:    the rule that forced the balance (an AUDIT_R_* wrong reason:
+ *             AUDIT_R_ACTIVE_MISFIT, AUDIT_R_ACTIVE_ASYM,
+ *             AUDIT_R_ACTIVE_PREFER_SIBLING, or the class reason of the
+ *             busiest group when no force applied); AUDIT_R_NONE if balanced
+ * @imbalance: calculate_imbalance()'s env->imbalance (0 if it did not run)
+ * @local:     the local group's index (-1: none in the domain)
+ */
+struct audit_model {
+	int pick;
+	int exit;
+	int busiest;
+	int forced;
+	u64 imbalance;
+	int local;
+};
+
+/**
+ * audit_model_run() - the kernel's find_busiest_group() on recomputed stats
+ * @d:         domain inputs and rule set
+ * @gs:        [@nr_groups] group statistics (audit_group_stats())
+ * @nr_groups: number of groups
+ * @idle:      enum audit_idle_type of the destination
+ * @m:         filled in completely
+ *
+ * Pure function of its inputs: the checker's driver calls it directly.
+ */
+void audit_model_run(const struct audit_domain *d, const struct audit_gstats *gs,
+		     int nr_groups, int idle, struct audit_model *m);
+
+/**
+ * audit_model_flips() - the evidence the kernel's outcome gives on each rule
+ * @d, @gs, @nr_groups, @idle: as for audit_model_run()
+ * @base:        the model's outcome under @d->rules
+ * @kernel_pick: the kernel's outcome (group index, -1 NULL)
+ * @flip:        rules to test (a subset of AUDIT_RULES_FLIPPABLE)
+ * @differs:     out: rules whose opposite changes the outcome here
+ * @flip_agrees: out: of those, the ones whose opposite gives the kernel's outcome
+ *
+ * One extra model run per rule in @flip (O(nr_groups) each).
+ */
+void audit_model_flips(const struct audit_domain *d, const struct audit_gstats *gs,
+		       int nr_groups, int idle, const struct audit_model *base,
+		       int kernel_pick, u32 flip, u32 *differs, u32 *flip_agrees);
 
 /**
  * struct audit_result - judgement of one call
@@ -208,8 +411,12 @@ struct audit_group {
  * @verdict:     enum audit_verdict
  * @reason:      enum audit_reason
  * @kernel_pick: the kernel's pick after range check (-1 = none)
- * @model_pick:  the group the kernel's rules pick from published state
- *               (classify, then compare within the class), -1 = none
+ * @model_pick:  the kernel model's outcome: the group it returns, -1 =
+ *               balanced (@model.exit says which exit)
+ * @model:       the kernel model's full outcome
+ * @cause:       enum audit_cause: AGREE when @model_pick == @kernel_pick
+ * @known:       enum audit_known_rule when @cause is KNOWN, else NONE
+ * @either_picked: the kernel or the model picked a group
  * @nonlocal_work: some non-local group has a CPU with work to give
  * @flags:       AUDIT_F_*
  * @pick:        each tracker's pick (-1 = none)
@@ -222,6 +429,10 @@ struct audit_result {
 	int reason;
 	int kernel_pick;
 	int model_pick;
+	struct audit_model model;
+	int cause;
+	int known;
+	bool either_picked;
 	bool nonlocal_work;
 	u32 flags;
 	int pick[AUDIT_NR_TRACKERS];
@@ -259,6 +470,17 @@ extern const char * const audit_tracker_name[AUDIT_NR_TRACKERS];
 extern const char * const audit_outcome_name[AUDIT_NR_OUTCOMES];
 extern const char * const audit_idle_name[AUDIT_NR_IDLE_TYPES];
 extern const char * const audit_class_name[AUDIT_NR_CLASSES];
+
+/*
+ * The statistics update_sg_lb_stats() computes for group @g from its CPUs
+ * (group_load, group_util, ..., group_type, avg_load), under @d's rules.
+ * @idle is the destination's idle type.  Also fills @st->work from the
+ * CPUs' published answers for the destination.  Returns the first void
+ * reason met (0: every CPU fresh).
+ */
+int audit_group_stats(const struct audit_domain *d, const struct audit_group *g,
+		      const struct audit_cpu *cpus, int nr_cpus, int idle,
+		      struct audit_gstats *st);
 
 void audit_judge(const struct audit_domain *dom,
 		 const struct audit_group *groups, int nr_groups,

@@ -82,6 +82,8 @@ enum audit_verdict {
 	/* missed: a balanced exit find_busiest_group() takes on purpose */ \
 	X(EAS, "eas", AUDIT_VB_MISSED,					\
 	  "the energy model is on (rd->pd) and the root domain is not overutilized") \
+	X(NO_BUSIEST, "no_busiest", AUDIT_VB_MISSED,			\
+	  "no non-local group is a candidate (no CFS task counted in any, or every candidate filtered out)") \
 	X(LOCAL_CLASS, "local_class", AUDIT_VB_MISSED,			\
 	  "the local group's class ranks above the busiest group's") \
 	X(LOCAL_LOAD, "local_load", AUDIT_VB_MISSED,			\
@@ -139,5 +141,40 @@ extern const char * const audit_reason_doc[AUDIT_NR_REASONS];
  */
 #define AUDIT_VERDICT_ROW_ORDER { AUDIT_RIGHT, AUDIT_BUSY, AUDIT_NONE, AUDIT_VOID, \
 				  AUDIT_WRONG, AUDIT_MISSED }
+
+/*
+ * Agreement of the kernel model with the kernel (docs/debugfs.md, "Model
+ * and agreement"): the model's outcome equals the kernel's (the same
+ * group, or both balanced), or the cause of the difference.
+ */
+#define AUDIT_CAUSES(X)							\
+	X(AGREE, "agree", "the model's outcome is the kernel's")	\
+	X(STALE, "stale", "a CPU's inputs changed while the kernel computed (the entry and return reads differ)") \
+	X(KNOWN, "known", "a rule the model does not have (named in lb_verdict's known=)") \
+	X(UNKNOWN, "unknown", "none of the above")
+
+#define AUDIT_CAUSE_ENUM(id, name, doc) AUDIT_CAUSE_##id,
+enum audit_cause {
+	AUDIT_CAUSES(AUDIT_CAUSE_ENUM)
+	AUDIT_NR_CAUSES
+};
+#undef AUDIT_CAUSE_ENUM
+
+/* The rules the model knows it lacks: a disagreement where one may apply is `known`. */
+#define AUDIT_KNOWN_RULES(X)						\
+	X(NONE, "-", "no known gap")					\
+	X(LLC_BALANCE, "llc_balance", "7.2+ cache-aware balancing (group_llc_balance): the kernel's LLC preference state is not read; counted when the domain spans LLCs and a queued task of the kernel's pick prefers another LLC") \
+	X(ASYM_PACKING, "asym_packing", "SD_ASYM_PACKING domains: the CPU priorities (arch_asym_cpu_priority) are not read") \
+	X(EAS_OVERUTILIZED, "eas_overutilized", "the energy model is on: cpu_overutilized() (uclamp, per-CPU fits) is not modelled")
+
+#define AUDIT_KNOWN_ENUM(id, name, doc) AUDIT_KNOWN_##id,
+enum audit_known_rule {
+	AUDIT_KNOWN_RULES(AUDIT_KNOWN_ENUM)
+	AUDIT_NR_KNOWN_RULES
+};
+#undef AUDIT_KNOWN_ENUM
+
+extern const char * const audit_cause_name[AUDIT_NR_CAUSES];
+extern const char * const audit_known_name[AUDIT_NR_KNOWN_RULES];
 
 #endif /* SHADOW_AUDIT_REASONS_H */

@@ -6,7 +6,7 @@
  *
  * A queued task that is not running has its se->avg recomputed only at
  * enqueue, put_prev and set_next, while its cfs_rq accrues continuously
- * (../../shared/DESIGN.md, second round).  The walk brings each queued
+ * (docs/design.md, "Vocabulary": shadow_fresh).  The walk brings each queued
  * task's load_avg to its cfs_rq's PELT clock with this math, O(1) per
  * entity, so `shadow_fresh` compares with the kernel's root load_avg at
  * the same instant.

@@ -4,7 +4,7 @@
  * scaling of a group's sum into its parent, the clamps, and the
  * time-weighted divergence statistics.  Shared unchanged by the module and
  * the host unit tests (tests/unit/test_shadow_math.c); see
- * ../shared/DESIGN.md "Vocabulary" for the formula.
+ * docs/design.md, "Vocabulary", for the formula.
  */
 #ifndef SHADOW_CORE_MATH_H
 #define SHADOW_CORE_MATH_H

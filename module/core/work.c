@@ -15,31 +15,96 @@ void shadow_work_clear(struct shadow_work *w)
 	w->nr_restricted = 0;
 	w->unknown = 0;
 	w->pinned = 0;
-	for (i = 0; i < SHADOW_WORK_RESTRICTED; i++)
+	w->throttled = 0;
+	w->nr_tg = 0;
+	for (i = 0; i < SHADOW_WORK_TGS; i++) {
+		w->tg[i] = 0;
+		w->tg_any[i] = 0;
+	}
+	for (i = 0; i < SHADOW_WORK_RESTRICTED; i++) {
+		w->rtg[i] = -1;
 		for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
 			w->restricted[i][k] = 0;
+	}
+}
+
+static u32 shadow_work_nr_tg(const struct shadow_work *w)
+{
+	return w->nr_tg > SHADOW_WORK_TGS ? SHADOW_WORK_TGS : w->nr_tg;
 }
 
 u32 shadow_work_total(const struct shadow_work *w)
 {
 	u32 n = w->nr_restricted > SHADOW_WORK_RESTRICTED ? SHADOW_WORK_RESTRICTED :
-		w->nr_restricted;
+		w->nr_restricted, i, t = 0;
 
-	return w->any + n + w->unknown;
+	for (i = 0; i < shadow_work_nr_tg(w); i++)
+		t += w->tg_any[i];
+	return w->any + t + n + w->unknown;
 }
 
-enum shadow_work_answer shadow_work_for(const struct shadow_work *w, int dst)
+enum shadow_work_answer shadow_work_for_dst(const struct shadow_work *w, int dst,
+					    u32 tg_throttled)
 {
 	u32 i, n = w->nr_restricted > SHADOW_WORK_RESTRICTED ? SHADOW_WORK_RESTRICTED :
 		   w->nr_restricted;
 
 	if (w->any)
 		return SHADOW_WORK_YES;
+	for (i = 0; i < shadow_work_nr_tg(w); i++)
+		if (w->tg_any[i] && !(tg_throttled & (1u << i)))
+			return SHADOW_WORK_YES;
 	if (dst >= 0 && dst < SHADOW_WORK_MASK_BITS)
 		for (i = 0; i < n; i++)
-			if (w->restricted[i][dst / 64] & ((u64)1 << (dst % 64)))
+			if ((w->restricted[i][dst / 64] & ((u64)1 << (dst % 64))) &&
+			    (w->rtg[i] < 0 || w->rtg[i] >= SHADOW_WORK_TGS ||
+			     !(tg_throttled & (1u << w->rtg[i]))))
 				return SHADOW_WORK_YES;
 	return w->unknown ? SHADOW_WORK_UNKNOWN : SHADOW_WORK_NO;
+}
+
+enum shadow_work_answer shadow_work_for(const struct shadow_work *w, int dst)
+{
+	return shadow_work_for_dst(w, dst, 0);
+}
+
+int shadow_work_tg(struct shadow_work *w, u64 tg)
+{
+	u32 i;
+
+	for (i = 0; i < shadow_work_nr_tg(w); i++)
+		if (w->tg[i] == tg)
+			return i;
+	if (w->nr_tg >= SHADOW_WORK_TGS)
+		return -1;
+	w->tg[w->nr_tg] = tg;
+	w->tg_any[w->nr_tg] = 0;
+	return w->nr_tg++;
+}
+
+void shadow_work_note_tg(struct shadow_work *w, enum shadow_waiter_kind kind,
+			 const u64 *mask, u32 nwords, u64 tg)
+{
+	u32 before;
+	int t;
+
+	if (kind == SHADOW_WAITER_PINNED) {
+		w->pinned++;
+		return;
+	}
+	t = shadow_work_tg(w, tg);
+	if (t < 0) {
+		w->unknown++;
+		return;
+	}
+	if (kind == SHADOW_WAITER_ANY) {
+		w->tg_any[t]++;
+		return;
+	}
+	before = w->nr_restricted;
+	shadow_work_note(w, kind, mask, nwords);
+	if (w->nr_restricted == before + 1 && before < SHADOW_WORK_RESTRICTED)
+		w->rtg[before] = (s8)t;
 }
 
 void shadow_work_note(struct shadow_work *w, enum shadow_waiter_kind kind,
@@ -63,12 +128,35 @@ void shadow_work_note(struct shadow_work *w, enum shadow_waiter_kind kind,
 	}
 	for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
 		w->restricted[w->nr_restricted][k] = k < nwords ? mask[k] : 0;
+	w->rtg[w->nr_restricted] = -1;
 	w->nr_restricted++;
 }
 
 bool shadow_work_drop_next(struct shadow_work *w)
 {
-	u32 classes = !!w->any + !!w->nr_restricted + !!w->unknown + !!w->pinned;
+	u32 classes = !!w->any + !!w->nr_restricted + !!w->unknown + !!w->pinned, i;
+
+	/*
+	 * Waiters of bandwidth-limited groups (or throttled ones) present: one
+	 * of them may be the next; the count stays an upper bound, the answers
+	 * are refreshed at the switch.
+	 */
+	for (i = 0; i < shadow_work_nr_tg(w); i++)
+		if (w->tg_any[i]) {
+			if (w->any + w->nr_restricted + w->unknown + w->pinned == 0 &&
+			    w->tg_any[i] == 1 && w->nr_tg == 1 && !w->throttled) {
+				shadow_work_begin(w);	/* the lone waiter runs */
+				return true;
+			}
+			w->tg_any[i]--;
+			return false;
+		}
+	if (w->throttled) {
+		/* a throttled group runs nothing: the next one is another waiter */
+		if (w->any + w->nr_restricted + w->unknown + w->pinned == 0)
+			return true;
+		classes++;
+	}
 
 	if (w->any > 1) {		/* an `any` stays whatever runs */
 		w->any--;

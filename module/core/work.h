@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Work to give, per destination (issue 11): what one CPU's queued CFS
+ * Work to give, per destination: what one CPU's queued CFS
  * waiters could give to a destination CPU D.  A waiter is a CFS task that
  * is queued on the CPU, not running there, and not a delayed-dequeue
  * sleeper.  It counts for D only if the kernel could pull it to D: D in
@@ -24,13 +24,30 @@
 #define SHADOW_WORK_RESTRICTED	4	/* restricted waiters recorded with their mask */
 #define SHADOW_WORK_MASK_BITS	256	/* CPUs a recorded mask covers */
 #define SHADOW_WORK_MASK_WORDS	(SHADOW_WORK_MASK_BITS / 64)
+#define SHADOW_WORK_TGS		4	/* bandwidth-limited task groups recorded */
 
+/*
+ * CFS bandwidth (cpu.max): the kernel does not move a task whose group is
+ * throttled on the source or on the destination CPU (throttled_lb_pair();
+ * 7.3's task-based throttle checks the destination only).  A waiter whose
+ * group is throttled on its own CPU is counted in @throttled, no work for
+ * anyone.  The others of a group under a bandwidth limit (its hierarchy
+ * has a quota) carry the group's index in @tg (their own count in
+ * @tg_any, or @rtg for a restricted one): whether the group is throttled
+ * on the destination is read when the destination asks
+ * (shadow_work_for_dst()).  Waiters of a fifth such group are unknown.
+ */
 struct shadow_work {
-	u32 any;		/* waiters every online CPU may pull */
+	u32 any;		/* waiters every online CPU may pull (no bandwidth limit) */
 	u32 nr_restricted;	/* entries used in restricted[] */
 	u32 unknown;		/* restricted waiters not recorded: their destinations are unknown */
 	u32 pinned;		/* waiters no other CPU may pull (one CPU allowed,
 				 * migration disabled, per-CPU kthread) */
+	u32 throttled;		/* waiters whose group is throttled on this CPU */
+	u32 nr_tg;		/* entries used in tg[] */
+	u64 tg[SHADOW_WORK_TGS];	/* the groups' identities (opaque to this code) */
+	u32 tg_any[SHADOW_WORK_TGS];	/* `any' waiters of each group */
+	s8 rtg[SHADOW_WORK_RESTRICTED];	/* restricted[i]'s group index, -1 none */
 	u64 restricted[SHADOW_WORK_RESTRICTED][SHADOW_WORK_MASK_WORDS];
 };
 
@@ -46,8 +63,18 @@ void shadow_work_clear(struct shadow_work *w);
 /* Waiters counted in @w, whatever their destinations (the `movable` column). */
 u32 shadow_work_total(const struct shadow_work *w);
 
-/* Could the CPU whose summary is @w give a waiter to CPU @dst? */
+/* Could the CPU whose summary is @w give a waiter to CPU @dst (no group throttled there)? */
 enum shadow_work_answer shadow_work_for(const struct shadow_work *w, int dst);
+
+/*
+ * The same, where bit i of @tg_throttled says that the group of tg[i] is
+ * throttled on @dst: its waiters are no work for @dst.
+ */
+enum shadow_work_answer shadow_work_for_dst(const struct shadow_work *w, int dst,
+					    u32 tg_throttled);
+
+/* The index of group @tg in @w, added if there is room; -1 when full. */
+int shadow_work_tg(struct shadow_work *w, u64 tg);
 
 /*
  * The publisher's side (module/waiters.c, under the rq lock): classify
@@ -84,6 +111,8 @@ static inline void shadow_work_begin(struct shadow_work *w)
 	w->nr_restricted = 0;
 	w->unknown = 0;
 	w->pinned = 0;
+	w->throttled = 0;
+	w->nr_tg = 0;
 }
 
 /*
@@ -94,6 +123,14 @@ static inline void shadow_work_begin(struct shadow_work *w)
  */
 void shadow_work_note(struct shadow_work *w, enum shadow_waiter_kind kind,
 		      const u64 *mask, u32 nwords);
+
+/*
+ * Note a waiter of a bandwidth-limited group (@tg, see struct shadow_work):
+ * an ANY or RESTRICTED one is kept with the group's index; no room for the
+ * group makes it unknown.  PINNED ones are noted as pinned.
+ */
+void shadow_work_note_tg(struct shadow_work *w, enum shadow_waiter_kind kind,
+			 const u64 *mask, u32 nwords, u64 tg);
 
 /*
  * The CPU runs one of its waiters next (its current task leaves and every

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# make bench (issue 6): the module's cost, measured in the QEMU VM.
+# make bench: the module's cost, measured in the QEMU VM.
 # Included by the top Makefile after tests/vm/vm.mk.  One boot runs the
 # guest scripts tests/bench/guest/*.sh (vmtest.suite=bench): 10-bench
 # (paired, rotated configurations: msgbench and sched-shadow bench) and
@@ -10,7 +10,7 @@
 #              [BENCH_QEMU_EXTRA='-icount shift=...']  (BENCH_QEMU_EXTRA= for wall clock)
 #
 # The VM runs single-threaded TCG (repeated kretprobe insmod/rmmod hangs
-# multi-threaded TCG in QEMU 7.2, see DESIGN.md; one host core also keeps
+# multi-threaded TCG in QEMU 7.2, see docs/design.md; one host core also keeps
 # the run from competing with itself) with 4 vCPUs in 2 sockets.
 
 BENCH_ACCEL     ?= tcg,thread=single
@@ -22,7 +22,7 @@ BENCH_APPEND    ?=
 # Guest time from executed instructions, not the host's clock (QEMU -icount,
 # single-threaded TCG only): the other work on this 2-core host no longer
 # changes the guest's numbers.  It measures instruction cost: cache and
-# memory effects are not modelled (README, "Performance").
+# memory effects are not modelled (docs/performance.md).
 BENCH_QEMU_EXTRA ?= -icount shift=0,sleep=off
 BENCH_DIR       := $(BUILD)/bench
 # its own initramfs, so a bench never races a test-vm/stress build of build/vm

@@ -238,7 +238,7 @@ def scaling_table(path, outdir):
 
 
 def issue15_targets(bench_csv, scaling_csv, outdir):
-    """The issue 15 targets table: met / not met, from this run only."""
+    """The targets table: met / not met, from this run only."""
     ratios = {}
     if bench_csv and os.path.exists(bench_csv):
         data = {}
@@ -256,7 +256,7 @@ def issue15_targets(bench_csv, scaling_csv, outdir):
         for r in csv.DictReader(open(scaling_csv)):
             cost[r["case"]] = num(r.get("nr_running_ns"))
     clk = num(read_stats(os.path.join(outdir, "stats-ftrace0.txt")).get("clock_pair", {}).get("mean"))
-    print("## Targets (issue 15; icount: 1 ns = 1 guest instruction)")
+    print("## Targets (icount: 1 ns = 1 guest instruction)")
     print()
     out = [["what", "target", "measured", "result"]]
     a, n = ratios.get(("all", "msgs_per_s"), (None, 0))

@@ -56,16 +56,25 @@ if [ -z "$cgmnt" ]; then
 	tap_end; exit
 fi
 
-# --- run -- bench, JSON, in a cgroup run creates ---------------------------
-"$SS" --debugfs "$tmp/sched_shadow" run --cgroup "$CG" --json -- \
-	sh -c "exec '$SS' bench -d 3 -m 2 -t 2 -C 50 -s 1000 --json > '$tmp/bench.json'" \
+# --- run without the module: refused, unless --no-module --------------------
+"$SS" --debugfs "$tmp/sched_shadow" run -- touch "$tmp/ran" >"$tmp/nomod.out" 2>"$tmp/nomod.err"; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/ran" ] && [ ! -s "$tmp/nomod.out" ] && [ "$(grep -c . "$tmp/nomod.err")" -eq 1 ] &&
+	grep -q "^sched-shadow run: sched_shadow module not loaded (sudo .*--no-module" "$tmp/nomod.err"
+ok $? "run without the module: exit 2 ($rc), CMD not run, one line saying how to load it and --no-module"
+"$SS" --debugfs "$tmp/sched_shadow" -j run -- true >"$tmp/nomod.json" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] && jcheck 'list(r) == ["error"] and "module not loaded" in r["error"]' "$tmp/nomod.json"
+ok $? "-j run without the module: one JSON object {\"error\": ...}, exit 2 ($rc)"
+
+# --- run --no-module -- bench, JSON, in a cgroup run creates ------------------
+"$SS" --debugfs "$tmp/sched_shadow" run --no-module --cgroup "$CG" --json -- \
+	sh -c "exec '$SS' bench -r 3 -m 2 -t 2 -c 50 -s 1000 --json > '$tmp/bench.json'" \
 	>"$tmp/run.json" 2>"$tmp/run.err"; rc=$?
-ok $rc "run --json -- bench exits 0 (bench's status)"
+ok $rc "run --no-module --json -- bench exits 0 (bench's status)"
 python3 -m json.tool "$tmp/run.json" >/dev/null 2>&1; ok $? "run --json output parses (python3 -m json.tool)"
 python3 -m json.tool "$tmp/bench.json" >/dev/null 2>&1; ok $? "bench --json output parses"
-grep -q "module not loaded" "$tmp/run.err"; ok $? "run says 'module not loaded' on stderr"
-jcheck 'r["module"]["loaded"] is False and "module not loaded" in r["module"]["reason"] and r["lb"]["available"] is False and r["cpus"]["available"] is False' "$tmp/run.json"
-ok $? "run report: module, lb and cpus marked unavailable with the reason"
+! grep -q "module not loaded" "$tmp/run.err"; ok $? "run --no-module does not say 'module not loaded'"
+jcheck 'r["module"]["loaded"] is False and r["module"]["reason"] == "--no-module" and r["lb"]["available"] is False and r["cpus"]["available"] is False' "$tmp/run.json"
+ok $? "run report: module, lb and cpus marked unavailable: --no-module"
 jcheck 'r["bpf"]["available"] is True and r["exit_status"] == 0 and r["schema"] == "sched_shadow/v1"' "$tmp/run.json"
 ok $? "run report: BPF available, exit_status 0, schema"
 jcheck 'r["cgroup"]["created"] and r["cgroup"]["removed"] and cg(r["cgroup"]["id"]) is not None and cg(r["cgroup"]["id"])["path"] == r["cgroup"]["path"]' "$tmp/run.json"
@@ -99,23 +108,23 @@ print("schedstat: %s" % (r["schedstat"]["reason"] or "version %s" % r["schedstat
 PY
 
 # --- text report and exit status pass-through -------------------------------
-"$SS" --debugfs "$tmp/sched_shadow" run -- sh -c 'exit 7' >"$tmp/run7.out" 2>&1; rc=$?
+"$SS" --debugfs "$tmp/sched_shadow" run --no-module -- sh -c 'exit 7' >"$tmp/run7.out" 2>&1; rc=$?
 [ $rc -eq 7 ]; ok $? "run passes CMD's exit status through (7 -> $rc)"
-grep -q "module not loaded" "$tmp/run7.out" && grep -q "lb audit not available" "$tmp/run7.out" &&
+grep -q "module: not used (--no-module)" "$tmp/run7.out" && grep -q "lb audit not available" "$tmp/run7.out" &&
 	grep -q "bpf: wakeup latency collected" "$tmp/run7.out" && grep -q "wakeup latency per cgroup" "$tmp/run7.out"
 ok $? "text report: module-less, lb unavailable with reason, BPF table present"
-"$SS" --debugfs "$tmp/sched_shadow" run -- sh -c 'kill -TERM $$' >/dev/null 2>&1; rc=$?
+"$SS" --debugfs "$tmp/sched_shadow" run --no-module -- sh -c 'kill -TERM $$' >/dev/null 2>&1; rc=$?
 [ $rc -eq 143 ]; ok $? "CMD killed by SIGTERM -> 128+15 ($rc)"
-"$SS" --debugfs "$tmp/sched_shadow" run -- /nonexistent/cmd >/dev/null 2>&1; rc=$?
+"$SS" --debugfs "$tmp/sched_shadow" run --no-module -- /nonexistent/cmd >/dev/null 2>&1; rc=$?
 [ $rc -eq 127 ]; ok $? "CMD not found -> 127 ($rc)"
 "$SS" run --bogus -- true >/dev/null 2>&1; rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 127 ]; ok $? "run usage error -> non-zero ($rc)"
 
 # --- --no-bpf and --prom -------------------------------------------------------
-"$SS" --debugfs "$tmp/sched_shadow" run --no-bpf --json -- true >"$tmp/nobpf.json" 2>/dev/null; rc=$?
+"$SS" --debugfs "$tmp/sched_shadow" run --no-module --no-bpf --json -- true >"$tmp/nobpf.json" 2>/dev/null; rc=$?
 [ $rc -eq 0 ] && jcheck 'r["bpf"]["requested"] is False and r["bpf"]["available"] is False and r["bpf"]["reason"] == "--no-bpf"' "$tmp/nobpf.json"
 ok $? "--no-bpf: runs, report says BPF was not requested"
-"$SS" --debugfs "$tmp/sched_shadow" run --prom -- sleep 0.2 >"$tmp/run.prom" 2>/dev/null; rc=$?
+"$SS" --debugfs "$tmp/sched_shadow" run --no-module --prom -- sleep 0.2 >"$tmp/run.prom" 2>/dev/null; rc=$?
 [ $rc -eq 0 ] && grep -q '^sched_shadow_run_exit_status 0$' "$tmp/run.prom" &&
 	grep -q '^sched_shadow_run_wakeups_total{cgroup="' "$tmp/run.prom" &&
 	grep -q '^# TYPE sched_shadow_run_wakeup_latency_seconds gauge' "$tmp/run.prom" &&
@@ -123,7 +132,7 @@ ok $? "--no-bpf: runs, report says BPF was not requested"
 ok $? "--prom: exit status, per-cgroup wakeups, latency family, module marked unavailable"
 
 # --- bench --cgroup creates and removes its nested cgroup --------------------
-"$SS" bench -d 1.5 -m 1 -t 2 --cgroup "$CG/nested" --weight 200 --json >"$tmp/bcg.json" 2>"$tmp/bcg.err" &
+"$SS" bench -r 1.5 -m 1 -t 2 --cgroup "$CG/nested" --weight 200 --json >"$tmp/bcg.json" 2>"$tmp/bcg.err" &
 pid=$!
 seen=1
 for _ in $(seq 1 30); do
@@ -140,14 +149,14 @@ if grep -q . "$tmp/bcg.err"; then diag <"$tmp/bcg.err"; fi
 "$SS" bench -m 0 >/dev/null 2>"$tmp/berr"; rc=$?
 [ $rc -ne 0 ] && grep -q "invalid value" "$tmp/berr"; ok $? "bench -m 0: usage error ($rc) on stderr"
 
-# --- pelt-count (issue 6): the BPF alternative `make bench` compares --------
+# --- pelt-count: the BPF alternative `make bench` compares ------------------
 # raw_tp programs on the three bare tracepoints the module hooks; under a
 # wakeup-heavy load every one of them must count calls
 PC=${PELT_COUNT:-$top/build/pelt-count}
 if [ -x "$PC" ]; then
 	"$PC" -d 2 >"$tmp/pc.out" 2>"$tmp/pc.err" &
 	pid=$!
-	"$SS" bench -d 1.5 -m 1 -t 2 >/dev/null 2>&1
+	"$SS" bench -r 1.5 -m 1 -t 2 >/dev/null 2>&1
 	wait $pid; rc=$?
 	[ $rc -eq 0 ] && grep -q '^pelt-count: attached$' "$tmp/pc.out" &&
 		awk '$1 ~ /_tp$/ && $2 > 0 { n++ } END { exit n == 3 ? 0 : 1 }' "$tmp/pc.out"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Install suite (issue 7): make install/uninstall into a DESTDIR and into
+# Install suite: make install/uninstall into a DESTDIR and into
 # the real /lib/modules, scripts/find-btf.sh's lookup order and error
 # paths, and a real DKMS add/build/install/remove cycle, all for the kernel
 # of the installed linux-headers-amd64 (Debian bookworm: the kernel the VM
@@ -30,7 +30,7 @@ tmp=$(mktemp -d /tmp/sched-shadow-install.XXXXXX)
 mk() { make -C "$top" --no-print-directory "$@"; }
 
 # what this run put on the system, for the cleanup on any exit
-we_installed_module= we_added_dkms= we_made_src=
+we_installed_module='' we_added_dkms='' we_made_src=''
 cleanup() {
 	if [ -n "$we_added_dkms" ]; then dkms remove "sched_shadow/$VERSION" --all >/dev/null 2>&1; fi
 	if [ -n "$we_made_src" ]; then rm -rf "/usr/src/sched_shadow-$VERSION"; fi
@@ -54,7 +54,7 @@ if [ -z "$KVER" ] || [ ! -x "$BTFGEN" ]; then tap_end; exit 1; fi
 # The same kernel's image and extracted BTF, from the VM suite's cache
 # (tests/vm/kernel.sh downloads the current bookworm ABI if it is not there).
 CACHE=$CACHE "$top/tests/vm/kernel.sh" bookworm >"$tmp/kernel.log" 2>&1; rc=$?
-VM_RELEASE= VM_BTF= VM_VMLINUZ=
+VM_RELEASE='' VM_BTF='' VM_VMLINUZ=''
 [ $rc -eq 0 ] && . "$CACHE/bookworm.env"
 [ $rc -eq 0 ] && [ "$VM_RELEASE" = "$KVER" ] && [ -s "$VM_BTF" ] && [ -s "$VM_VMLINUZ" ]
 ok $? "kernel image and BTF of $KVER at hand (tests/vm/kernel.sh: ${VM_RELEASE:-failed})"
@@ -166,7 +166,7 @@ fb env SCHED_SHADOW_BOOT="$tmp/badboot" SCHED_SHADOW_BTF_CACHE="$tmp/newcache" "
 [ $rc -eq 1 ] && grep -q '^find-btf: no BTF for kernel 0.0.2-text: no xz/zstd/gzip payload' "$tmp/fb.err" && [ ! -e "$tmp/newcache" ]
 ok $? "not a kernel image: clear message, nothing created"
 
-# --- the `readelf | grep -q` race (issue 12) ---------------------------------
+# --- the `readelf | grep -q` race ----------------------------------------------
 # Both scripts used to run `readelf -S | grep -q ' \.BTF '` under pipefail:
 # grep exits at the match, readelf dies of SIGPIPE on its next write and the
 # check fails ("built without CONFIG_DEBUG_INFO_BTF", 20 in 200 on 6.12 and
@@ -197,13 +197,14 @@ rm -f "$tmp/race-vmlinux"
 # the real thing: the cached vmlinux with the largest section table
 race_btf=$VM_BTF race_rel=$KVER race_size=$(readelf -S --wide "$VM_BTF" 2>/dev/null | wc -c)
 for e in "$CACHE"/*.env; do
+	# shellcheck source=/dev/null # a kernel's settings, written by tests/vm/kernel.sh
 	v=$(. "$e" && echo "$VM_BTF") r=$(. "$e" && echo "$VM_RELEASE")
 	[ -s "$v" ] || continue
 	n=$(readelf -S --wide "$v" 2>/dev/null | wc -c)
 	if [ "$n" -gt "$race_size" ]; then race_btf=$v race_rel=$r race_size=$n; fi
 done
 fails=0 start=$(date +%s)
-for i in $(seq 200); do
+for _ in $(seq 200); do
 	SCHED_SHADOW_BTF=$race_btf "$FB" "$race_rel" >/dev/null 2>"$tmp/race.err" || fails=$((fails + 1))
 done
 [ $fails -eq 0 ]
@@ -220,10 +221,11 @@ ok $rc "make install DESTDIR KVER=$KVER exits 0 ($(( $(date +%s) - start )) s, m
 docs=$(cd "$top" && ls docs/*.md docs/*.png)
 expect=$( { echo "lib/modules/$KVER/extra/sched_shadow.ko"; echo usr/local/bin/sched-shadow
 	echo usr/local/share/man/man1/sched-shadow.1; echo usr/local/share/doc/sched_shadow/README.md
+	echo usr/local/share/bash-completion/completions/sched-shadow
 	for d in $docs; do echo "usr/local/share/doc/sched_shadow/$d"; done; } | sort)
 got=$(cd "$dest" 2>/dev/null && find . -type f -o -type l | sed 's|^\./||' | sort)
 [ -n "$got" ] && [ "$got" = "$expect" ]
-ok $? "DESTDIR holds exactly the module, CLI, man page and docs ($(echo "$got" | grep -c .) files)"
+ok $? "DESTDIR holds exactly the module, CLI, man page, bash completion and docs ($(echo "$got" | grep -c .) files)"
 [ "$got" = "$expect" ] || diff <(echo "$expect") <(echo "$got") | head -n 10 | diag
 ko=$dest/lib/modules/$KVER/extra/sched_shadow.ko
 vm=$(modinfo -F vermagic "$ko" 2>/dev/null)
@@ -234,7 +236,7 @@ ok $? "DESTDIR: depmod skipped and said so"
 bin=$dest/usr/local/bin/sched-shadow
 [ -x "$bin" ] && "$bin" --help >"$tmp/help.out" 2>&1 && grep -q '^usage: sched-shadow' "$tmp/help.out"
 ok $? "installed CLI runs: --help from the installed path"
-[ "$("$bin" --version 2>&1)" = "sched-shadow $VERSION" ]; ok $? "installed CLI --version says $VERSION"
+[ "$("$bin" --version 2>&1 | head -n 1)" = "sched-shadow $VERSION" ]; ok $? "installed CLI --version says $VERSION"
 man1=$dest/usr/local/share/man/man1/sched-shadow.1
 MANWIDTH=80 man -l "$man1" >"$tmp/man.txt" 2>"$tmp/man.err"; rc=$?
 [ $rc -eq 0 ] && [ ! -s "$tmp/man.err" ] && grep -q '^SCHED-SHADOW(1)' "$tmp/man.txt" &&
@@ -246,7 +248,7 @@ src=$(sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$man1")
 missing=
 cmds=$(sed -n '/^commands:/,/^$/p' "$tmp/help.out" | awk 'NR > 1 && NF { print $1 }')
 for c in $cmds; do
-	echo "$src" | grep -qE "^\.(B|BR|TP) *$c( |\$)|^\.B $c " || missing="$missing cmd:$c"
+	echo "$src" | grep -qE "^\.SS \"sched-shadow $c " || missing="$missing cmd:$c"
 	for o in $("$bin" "$c" --help 2>&1 | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 		echo "$src" | grep -qF -- "$o" || missing="$missing $c:$o"
 	done
@@ -257,6 +259,18 @@ done
 [ -n "$cmds" ] && [ -z "$missing" ]
 ok $? "man page covers every command and option of --help ($(echo $cmds | wc -w) commands)"
 [ -z "$missing" ] || echo "missing:$missing" | diag
+# the installed bash completion, asked as bash asks it
+comp=$dest/usr/local/share/bash-completion/completions/sched-shadow
+complete_words() { # complete_words WORD... (the last one is being completed)
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _sched_shadow; echo "${COMPREPLY[*]}"' \
+		_ "$comp" sched-shadow "$@" 2>&1
+}
+[ "$(complete_words ru)" = run ] && [ "$(complete_words help co)" = compare ] &&
+	[ "$(complete_words run --no-)" = "--no-bpf --no-module" ] &&
+	complete_words bench - | grep -qw -- -c && ! complete_words bench - | grep -qw -- -C &&
+	[ "$(complete_words -j sta)" = status ] && [ "$(complete_words run -- bas)" != "" ] &&
+	bash -c ". '$comp' && complete -p sched-shadow" | grep -q _sched_shadow
+ok $? "bash completion: commands, help COMMAND, options per command, after -j, CMD after run --"
 mk uninstall DESTDIR="$dest" KVER="$KVER" >"$tmp/uninstall.log" 2>&1; rc=$?
 left=$(find "$dest" -type f -o -type l 2>/dev/null)
 [ $rc -eq 0 ] && [ -z "$left" ] && [ ! -e "$dest/usr/local/share/doc/sched_shadow" ] && [ ! -e "$dest/lib/modules/$KVER/extra" ]
@@ -378,5 +392,72 @@ if [ -z "$pre" ]; then
 	[ ! -e "/usr/src/sched_shadow-$VERSION" ]; ok $? "source tree /usr/src/sched_shadow-$VERSION removed"
 	we_made_src=
 fi
+
+# --- optional features: the CLI builds without clang/bpftool and protobuf-c ---
+# (clang looked up under a name that does not exist: the real detection;
+# Perfetto turned off by hand: protoc-c lives in /usr/bin with the compiler)
+nf=$tmp/nofeat
+mk BUILD="$nf" BPF_CLANG=/nonexistent/clang NO_PERFETTO=1 cli-features "$nf/sched-shadow" >"$tmp/nofeat.log" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ -x "$nf/sched-shadow" ] &&
+	grep -q '^\.\.\. *bpf: \[ off \] /nonexistent/clang not found (apt-get install clang llvm)$' "$tmp/nofeat.log" &&
+	grep -q '^\.\.\. *perfetto: \[ off \] turned off (NO_PERFETTO=1)$' "$tmp/nofeat.log" &&
+	[ ! -e "$nf/bpf/latency.skel.h" ] && [ ! -e "$nf/cli/perfetto_trace.pb-c.c" ]
+ok $? "make without clang and protobuf-c: builds the CLI, says which features are off and why"
+[ $rc -eq 0 ] || tail -n 5 "$tmp/nofeat.log" | diag
+"$nf/sched-shadow" version >"$tmp/nofeat.ver" 2>&1
+grep -q '^  bpf  *no: /nonexistent/clang not found' "$tmp/nofeat.ver" &&
+	grep -q '^  perfetto  *no: turned off' "$tmp/nofeat.ver" && ! ldd "$nf/sched-shadow" | grep -qE 'libbpf|libprotobuf-c'
+ok $? "that CLI's version lists both features off with the reason; it links neither libbpf nor libprotobuf-c"
+"$nf/sched-shadow" record --perfetto "$tmp/x.trace" -n 1 --debugfs "$top/tests/unit/fixtures/cli/good" \
+	>/dev/null 2>"$tmp/nofeat.err"; rc=$?
+"$nf/sched-shadow" run --no-module --no-bpf -- true >/dev/null 2>&1; rc2=$?
+"$nf/sched-shadow" run --no-module -- true >"$tmp/nofeat.run" 2>/dev/null; rc3=$?
+[ $rc -eq 3 ] && grep -q "built without Perfetto traces: turned off" "$tmp/nofeat.err" && [ ! -e "$tmp/x.trace" ] &&
+	[ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] && grep -q "^bpf: not available: built without BPF: /nonexistent/clang not found" "$tmp/nofeat.run"
+ok $? "record --perfetto there: exit 3 ($rc) saying why; run works and says BPF is not built ($rc2, $rc3)"
+
+# --- the README's quick start: its install steps, as written -----------------
+# (tests/quickstart/extract.sh; scenario 64 runs the rest in the VM).  As
+# the host cannot load modules, `uname -r` answers the headers' kernel,
+# the module is built against that kernel's BTF, and the install is staged
+# (DESTDIR): the commands themselves are the README's, `sudo` the only shim.
+qs=$tmp/quickstart.txt
+"$top/tests/quickstart/extract.sh" "$top/README.md" > "$qs"; rc=$?
+nhost=$(grep -c '^cmd host ' "$qs")
+[ $rc -eq 0 ] && [ "$nhost" -ge 3 ] && grep -q '^cmd host .*make install' "$qs"
+ok $? "the README's quick start: $nhost install steps (apt-get, make, make install) to run on the host"
+qs_run() { # qs_run N COMMAND: run it as the README writes it; its output in $tmp/qs.N
+	( cd "$top" || exit 1
+	  sudo() { "$@"; }
+	  uname() { if [ "$*" = -r ]; then echo "$KVER"; else command uname "$@"; fi; }
+	  export -f sudo uname
+	  unset MAKEFLAGS MFLAGS MAKELEVEL
+	  export KVER KDIR=/lib/modules/$KVER/build BTF=$VM_BTF SCHED_SHADOW_BTF=$VM_BTF \
+		DESTDIR=$tmp/qs-dest DEBIAN_FRONTEND=noninteractive
+	  bash -c "$2" ) > "$tmp/qs.$1" 2>&1
+}
+n=0
+while IFS= read -r rec; do
+	case $rec in
+	"cmd host "*) n=$((n + 1)); echo "${rec#cmd host }" > "$tmp/qs.cmd.$n"; : > "$tmp/qs.want.$n" ;;
+	"cmd vm "*) n=$((n + 1)); echo skip > "$tmp/qs.cmd.$n" ;;
+	"out "*) [ -f "$tmp/qs.want.$n" ] && echo "${rec#out }" >> "$tmp/qs.want.$n" ;;
+	esac
+done < "$qs"
+for i in $(seq "$n"); do
+	cmd=$(cat "$tmp/qs.cmd.$i")
+	[ "$cmd" = skip ] && continue
+	qs_run "$i" "$cmd"; rc=$?
+	missing=
+	while IFS= read -r want; do
+		sed 's/[ \t]*$//' "$tmp/qs.$i" | grep -qxF -- "$want" || missing="$missing | $want"
+	done < "$tmp/qs.want.$i"
+	[ $rc -eq 0 ] && [ -z "$missing" ]
+	ok $? "quick start (host): \$ $cmd${missing:+: lines not in the output:$missing}"
+	[ $rc -eq 0 ] || tail -n 5 "$tmp/qs.$i" | diag
+done
+[ -f "$tmp/qs-dest/lib/modules/$KVER/extra/sched_shadow.ko" ] && [ -x "$tmp/qs-dest/usr/local/bin/sched-shadow" ] &&
+	[ -f "$tmp/qs-dest/usr/local/share/bash-completion/completions/sched-shadow" ]
+ok $? "quick start (host): make install put the module, the CLI and the completion in place"
 
 tap_end

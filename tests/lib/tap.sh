@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # TAP helpers for the host-side shell suites (source this file).
 #   tap_begin NAME     start a suite (prints "TAP version 13")
 #   ok COND_EXIT NAME  record a result: `check_something; ok $? "name"`

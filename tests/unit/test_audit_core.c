@@ -25,7 +25,7 @@
 	.movable = 1, .work = SHADOW_WORK_YES, .load_avg = (load), .h_load = (load), .shadow = 2048, \
 	.shadow_avg = (load), .weight = 2048, .capacity = 1024, .valid = true }
 /* A valid idle CPU, possibly carrying blocked load. */
-#define IDLE(id, load) { .cpu = (id), .load_avg = (load), \
+#define IDLE(id, load) { .cpu = (id), .load_avg = (load), .idle = true, \
 	.shadow_avg = (load), .capacity = 1024, .valid = true }
 
 #define NG(a)	((int)(sizeof(a) / sizeof((a)[0])))
@@ -619,7 +619,7 @@ static struct audit_cpu hog_cpu(int id, unsigned int n, int work)
 	struct audit_cpu c = { .cpu = id, .nr_running = n, .h_nr_running = n,
 			       .movable = n > 1 ? n - 1 : 0, .load_avg = 1024ULL * n,
 			       .runnable_avg = 1024ULL * n, .util_avg = n ? 1024 : 0,
-			       .capacity = 1024, .valid = true,
+			       .capacity = 1024, .valid = true, .idle = !n,
 			       .work = work ? SHADOW_WORK_YES : SHADOW_WORK_NO };
 	return c;
 }
@@ -659,7 +659,8 @@ static void test_reasons(void)
 	c[0] = hog_cpu(4, 0, 0);
 	audit_judge(&d, g, 3, c, 6, AUDIT_CPU_NEWLY_IDLE, -1, gs, &r);
 	tap_ok(r.verdict == AUDIT_MISSED && r.reason == AUDIT_R_IDLE_CPUS &&
-	       gs[2].cls == AUDIT_CLS_HAS_SPARE && r.model_pick == 2,
+	       gs[2].cls == AUDIT_CLS_HAS_SPARE && r.model_pick == -1 && r.model.busiest == 2 &&
+	       r.model.exit == AUDIT_R_IDLE_CPUS && r.cause == AUDIT_CAUSE_AGREE,
 	       "reason: missed by the idle_cpus <= busiest->idle_cpus + 1 rule");
 	/* EAS not overutilized comes before */
 	d.eas_balanced = true;
@@ -698,6 +699,467 @@ static void test_reasons(void)
 	audit_judge(&d, g, 3, c, 6, AUDIT_CPU_IDLE, 1, gs, &r);
 	tap_ok(r.verdict == AUDIT_WRONG && r.reason == AUDIT_R_UNEXPLAINED,
 	       "reason: class order comes from the ranks (BTF enum values)");
+}
+
+
+/*
+ * Hand-derived cases (answers worked out from fair.c's find_busiest_group()
+ * of each rule set; the derivation is in each comment).  Three groups of
+ * two CPUs, weight 2, sgc capacity 2048, imbalance_pct 117; G0 is local
+ * with the idle destination.  Thresholds for a 2-CPU group: overloaded
+ * needs sum_nr > 2 and (util > 1750 or runnable > 2396); has_spare needs
+ * sum_nr < 2 or (runnable <= 2396 and util < 1750.4).
+ */
+static struct audit_cpu hc(int id, u32 nr, u32 h, u64 load, u64 util, u64 run, int work)
+{
+	struct audit_cpu c = { .cpu = id, .nr_running = nr, .h_nr_running = h, .load_avg = load,
+			       .util_avg = util, .runnable_avg = run, .capacity = 1024,
+			       .valid = true, .idle = !nr,
+			       .work = work ? SHADOW_WORK_YES : SHADOW_WORK_NO };
+	return c;
+}
+
+static const struct audit_group hg[] = {
+	{ .first = 0, .nr = 2, .local = true, .weight = 2, .capacity = 2048 },
+	{ .first = 2, .nr = 2, .weight = 2, .capacity = 2048 },
+	{ .first = 4, .nr = 2, .weight = 2, .capacity = 2048 },
+};
+
+/* 6.6's class order (smt_balance added) */
+static void ranks66(struct audit_domain *d)
+{
+	static const s8 r[AUDIT_NR_CLASSES] = {
+		[AUDIT_CLS_HAS_SPARE] = 0, [AUDIT_CLS_FULLY_BUSY] = 1, [AUDIT_CLS_MISFIT] = 2,
+		[AUDIT_CLS_SMT_BALANCE] = 3, [AUDIT_CLS_ASYM] = 4, [AUDIT_CLS_IMBALANCED] = 5,
+		[AUDIT_CLS_LLC_BALANCE] = -1, [AUDIT_CLS_OVERLOADED] = 6,
+	};
+	memcpy(d->rank, r, sizeof(r));
+}
+
+static void hjudge(struct audit_domain *d, const struct audit_group *g, int ng,
+		   const struct audit_cpu *c, int nc, int pick, struct audit_gstats *gs,
+		   struct audit_result *r)
+{
+	memset(r, 0xa5, sizeof(*r));
+	audit_judge(d, g, ng, c, nc, AUDIT_CPU_NEWLY_IDLE, pick, gs, r);
+}
+
+static void test_hand_fully_busy(void)
+{
+	/*
+	 * G1 {1,1 task} util 2048 runnable 2048: sum_nr 2 = weight, not
+	 * overloaded; 2048*117 < 2048*100 no, 2048*100 > 2048*117 no: no
+	 * capacity -> fully_busy, idle 0, no waiter.  G2 {2 tasks, idle}:
+	 * runnable 2048 + 400 blocked = 2448 > 2396 -> fully_busy, idle 1,
+	 * one waiter (work).  Local both idle: has_spare, idle 2.
+	 * 6.1: the fully_busy tie keeps G1 (avg_load 0 <= 0).  Exits: local
+	 * has_spare not above, idle 2 <= 0 + 1 no, h_nr 2 -> calculate:
+	 * imbalance = (2 - 0) >> 1 = 1: G1.  Kernel G1: wrong, fully_busy.
+	 * 6.6 rules: the tie goes to the later G2 (G1 is no SMT group);
+	 * idle 2 <= 1 + 1: balanced, exit idle_cpus.
+	 */
+	struct audit_cpu c[6] = {
+		hc(0, 0, 0, 0, 0, 0, 0), hc(1, 0, 0, 0, 0, 0, 0),
+		hc(2, 1, 1, 1024, 1024, 1024, 0), hc(3, 1, 1, 1024, 1024, 1024, 0),
+		hc(4, 2, 2, 2048, 1024, 2048, 1), hc(5, 0, 0, 300, 0, 400, 0),
+	};
+	struct audit_gstats gs[3];
+	struct audit_domain d;
+	struct audit_result r;
+
+	audit_domain_default(&d);
+	hjudge(&d, hg, 3, c, 6, 1, gs, &r);
+	tap_ok(gs[1].cls == AUDIT_CLS_FULLY_BUSY && gs[2].cls == AUDIT_CLS_FULLY_BUSY &&
+	       gs[0].cls == AUDIT_CLS_HAS_SPARE && r.model.busiest == 1 && r.model_pick == 1 &&
+	       r.model.imbalance == 1 && r.cause == AUDIT_CAUSE_AGREE &&
+	       r.verdict == AUDIT_WRONG && r.reason == AUDIT_R_CLASS_FULLY_BUSY,
+	       "hand 6.1: fully_busy tie keeps the first group: wrong/fully_busy, model agrees");
+	{
+		u32 differs, fagree;
+
+		/* the evidence: under 6.1's rules the kernel's NULL disagrees;
+		 * fully_busy_later switched gives NULL: the tie rule decided it */
+		hjudge(&d, hg, 3, c, 6, -1, gs, &r);
+		audit_model_flips(&d, gs, 3, AUDIT_CPU_NEWLY_IDLE, &r.model, -1,
+				  AUDIT_RULES_FLIPPABLE, &differs, &fagree);
+		tap_ok(r.cause == AUDIT_CAUSE_UNKNOWN && (differs & AUDIT_RULE_FULLY_BUSY_LATER) &&
+		       (fagree & AUDIT_RULE_FULLY_BUSY_LATER) &&
+		       !(differs & AUDIT_RULE_MISFIT_TIE_FIRST) && !(differs & AUDIT_RULE_EAS_FIRST),
+		       "hand: flips: only fully_busy_later decides this attempt, and its opposite matches");
+	}
+	d.rules = AUDIT_RULES_6_12;
+	ranks66(&d);
+	hjudge(&d, hg, 3, c, 6, 1, gs, &r);
+	tap_ok(r.model.busiest == 2 && r.model_pick == -1 && r.model.exit == AUDIT_R_IDLE_CPUS &&
+	       r.cause == AUDIT_CAUSE_UNKNOWN && r.verdict == AUDIT_WRONG &&
+	       r.reason == AUDIT_R_UNEXPLAINED,
+	       "hand 6.6: the later fully_busy group wins, idle_cpus exit: the kernel's G1 is unexplained");
+	hjudge(&d, hg, 3, c, 6, -1, gs, &r);
+	tap_ok(r.cause == AUDIT_CAUSE_AGREE && r.verdict == AUDIT_MISSED &&
+	       r.reason == AUDIT_R_IDLE_CPUS && !r.either_picked,
+	       "hand 6.6: a NULL return agrees: missed/idle_cpus, nobody picked");
+	/*
+	 * The earlier group is an SMT group whose second sibling runs an RT
+	 * task (h_nr 1: not smt_balance, which needs 2 CFS tasks): still
+	 * fully_busy, and 6.6 keeps it on the tie; then its single CFS task
+	 * makes the single_task exit fire.
+	 */
+	{
+		struct audit_group g2[3];
+
+		memcpy(g2, hg, sizeof(g2));
+		g2[1].flags = AUDIT_SG_SMT;
+		c[3].h_nr_running = 0;
+		hjudge(&d, g2, 3, c, 6, 1, gs, &r);
+		tap_ok(gs[1].cls == AUDIT_CLS_FULLY_BUSY && r.model.busiest == 1 &&
+		       r.model.exit == AUDIT_R_SINGLE_TASK && r.verdict == AUDIT_WRONG &&
+		       r.reason == AUDIT_R_UNEXPLAINED,
+		       "hand 6.6: an SMT busiest keeps the fully_busy tie; its lone CFS task: single_task");
+		hjudge(&d, g2, 3, c, 6, -1, gs, &r);
+		tap_ok(r.verdict == AUDIT_MISSED && r.reason == AUDIT_R_SINGLE_TASK,
+		       "hand 6.6: ... and a NULL return is missed/single_task");
+	}
+}
+
+static void test_hand_prefer_sibling(void)
+{
+	/*
+	 * G1 {1, 1 task} util 300+300, runnable 600: sum_nr 2 = weight but
+	 * 2048*100 > 600*117: has_spare, idle 0, no waiter.  G2 {2 tasks,
+	 * idle}: has_spare, idle 1, work.  has_spare order: fewer idle CPUs,
+	 * G1 is busiest.  Local: idle 2, nr 0.
+	 * 6.1 with the child's SD_PREFER_SIBLING: 2 > 0 + 1 forces; the
+	 * imbalance is (2 - 0) >> 1 = 1: G1, active_prefer_sibling.
+	 * 6.6: prefer_sibling is G1's own sg flag.  Set: sibling_imbalance
+	 * (equal cores) 2 > 1 forces, imbalance 2 >> 1 = 1: the same.  Unset
+	 * (only the domain's child has it): no force; idle 2 <= 0 + 1 no,
+	 * h_nr 2: imbalance = idle diff 2 >> 1 = 1: G1, reason its class.
+	 */
+	struct audit_cpu c[6] = {
+		hc(0, 0, 0, 0, 0, 0, 0), hc(1, 0, 0, 0, 0, 0, 0),
+		hc(2, 1, 1, 300, 300, 300, 0), hc(3, 1, 1, 300, 300, 300, 0),
+		hc(4, 2, 2, 600, 300, 600, 1), hc(5, 0, 0, 0, 0, 0, 0),
+	};
+	struct audit_group g[3];
+	struct audit_gstats gs[3];
+	struct audit_domain d;
+	struct audit_result r;
+
+	memcpy(g, hg, sizeof(g));
+	audit_domain_default(&d);
+	d.flags = AUDIT_SD_PREFER_SIBLING;
+	hjudge(&d, g, 3, c, 6, 1, gs, &r);
+	tap_ok(gs[1].cls == AUDIT_CLS_HAS_SPARE && r.model.busiest == 1 && r.model_pick == 1 &&
+	       r.model.forced == AUDIT_R_ACTIVE_PREFER_SIBLING && r.verdict == AUDIT_WRONG &&
+	       r.reason == AUDIT_R_ACTIVE_PREFER_SIBLING,
+	       "hand 6.1: prefer_sibling from the child domain: wrong/active_prefer_sibling");
+	d.rules = AUDIT_RULES_6_12;
+	ranks66(&d);
+	hjudge(&d, g, 3, c, 6, 1, gs, &r);
+	tap_ok(r.model_pick == 1 && r.reason == AUDIT_R_CLASS_HAS_SPARE && r.model.imbalance == 1,
+	       "hand 6.6: the busiest group's flags lack prefer_sibling: wrong/has_spare");
+	g[1].flags = AUDIT_SG_PREFER_SIBLING;
+	d.flags = 0;
+	hjudge(&d, g, 3, c, 6, 1, gs, &r);
+	tap_ok(r.model_pick == 1 && r.reason == AUDIT_R_ACTIVE_PREFER_SIBLING,
+	       "hand 6.6: prefer_sibling from the busiest group's flags, sibling_imbalance 2 > 1");
+}
+
+static void test_hand_missed_exits(void)
+{
+	struct audit_gstats gs[3];
+	struct audit_domain d;
+	struct audit_result r;
+
+	audit_domain_default(&d);
+	{
+		/*
+		 * local_class: local {3 pinned, idle dst}: sum_nr 3 > 2 and
+		 * runnable 3072*100 > 2048*117 -> overloaded.  G1 {2 tasks,
+		 * idle}: util 500, runnable 900: has_spare, work.  overloaded
+		 * above has_spare: balanced, local_class.
+		 */
+		struct audit_cpu c[6] = {
+			hc(0, 3, 3, 3072, 1024, 3072, 0), hc(1, 0, 0, 0, 0, 0, 0),
+			hc(2, 2, 2, 1024, 500, 900, 1), hc(3, 0, 0, 0, 0, 0, 0),
+			hc(4, 0, 0, 0, 0, 0, 0), hc(5, 0, 0, 0, 0, 0, 0),
+		};
+
+		hjudge(&d, hg, 3, c, 6, -1, gs, &r);
+		tap_ok(gs[0].cls == AUDIT_CLS_OVERLOADED && gs[1].cls == AUDIT_CLS_HAS_SPARE &&
+		       r.verdict == AUDIT_MISSED && r.reason == AUDIT_R_LOCAL_CLASS &&
+		       r.cause == AUDIT_CAUSE_AGREE,
+		       "hand: local overloaded above a has_spare busiest: missed/local_class");
+		/*
+		 * local_load: G1 {2, 1 tasks} load 3072, runnable 3072:
+		 * overloaded, avg_load 3072*1024/2048 = 1536; local the same
+		 * avg_load 1536 >= 1536: balanced, local_load.
+		 */
+		c[2] = hc(2, 2, 2, 2048, 1024, 2048, 1);
+		c[3] = hc(3, 1, 1, 1024, 1024, 1024, 0);
+		hjudge(&d, hg, 3, c, 6, -1, gs, &r);
+		tap_ok(gs[1].cls == AUDIT_CLS_OVERLOADED && gs[0].avg_load == 1536 &&
+		       gs[1].avg_load == 1536 && r.reason == AUDIT_R_LOCAL_LOAD &&
+		       r.verdict == AUDIT_MISSED,
+		       "hand: overloaded local with the busiest's avg_load: missed/local_load");
+	}
+	{
+		/*
+		 * imbalance_zero on a NUMA domain (imb_numa_nr 4): G1 {2, 1
+		 * tasks} util 1500 runnable 2000: sum_nr 3 > 2 but not
+		 * overloaded (1500*117 < 204800, 2000*100 < 239616); has_spare
+		 * (204800 > 175500), idle 0, work.  Local idle 2, nr 0.  Exits
+		 * pass (2 > 0 + 1; h_nr 3).  6.1: imbalance = 2 - 0 = 2; local
+		 * nr + 1 = 1 <= 4 and 2 <= NUMA_IMBALANCE_MIN: 0.  5.10: (2 >> 1)
+		 * = 1, busiest runs 3 > 2 tasks: 1 stays: G1 is picked.
+		 */
+		struct audit_cpu c[6] = {
+			hc(0, 0, 0, 0, 0, 0, 0), hc(1, 0, 0, 0, 0, 0, 0),
+			hc(2, 2, 2, 2048, 1000, 1400, 1), hc(3, 1, 1, 1024, 500, 600, 0),
+			hc(4, 0, 0, 0, 0, 0, 0), hc(5, 0, 0, 0, 0, 0, 0),
+		};
+
+		d.flags = AUDIT_SD_NUMA;
+		d.imb_numa_nr = 4;
+		hjudge(&d, hg, 3, c, 6, -1, gs, &r);
+		tap_ok(gs[1].cls == AUDIT_CLS_HAS_SPARE && r.model.busiest == 1 &&
+		       r.verdict == AUDIT_MISSED && r.reason == AUDIT_R_IMBALANCE_ZERO,
+		       "hand 6.1: a small NUMA imbalance is allowed: missed/imbalance_zero");
+		d.rules = AUDIT_RULES_5_10;
+		d.imb_numa_nr = 0;
+		hjudge(&d, hg, 3, c, 6, -1, gs, &r);
+		tap_ok(r.model_pick == 1 && r.model.imbalance == 1 && r.cause == AUDIT_CAUSE_UNKNOWN &&
+		       r.verdict == AUDIT_MISSED && r.reason == AUDIT_R_UNEXPLAINED,
+		       "hand 5.10: busiest runs 3 tasks: the NUMA rule keeps 1, a NULL return is unexplained");
+		d.rules = AUDIT_RULES_6_1;
+		d.flags = 0;
+	}
+	{
+		/*
+		 * no_busiest: the published state says cpu2 has a waiter but
+		 * the live inputs show no CFS task anywhere: no candidate.
+		 */
+		struct audit_cpu c[6] = {
+			hc(0, 0, 0, 0, 0, 0, 0), hc(1, 0, 0, 0, 0, 0, 0),
+			hc(2, 0, 0, 0, 0, 0, 1), hc(3, 0, 0, 0, 0, 0, 0),
+			hc(4, 0, 0, 0, 0, 0, 0), hc(5, 0, 0, 0, 0, 0, 0),
+		};
+
+		hjudge(&d, hg, 3, c, 6, -1, gs, &r);
+		tap_ok(r.model.busiest == -1 && r.model.exit == AUDIT_R_NO_BUSIEST &&
+		       r.verdict == AUDIT_MISSED && r.reason == AUDIT_R_NO_BUSIEST,
+		       "hand: no candidate with a CFS task: missed/no_busiest");
+		/* the same with the CPU's inputs moving during the call: stale */
+		c[2].stale = true;
+		hjudge(&d, hg, 3, c, 6, 1, gs, &r);
+		tap_ok(r.cause == AUDIT_CAUSE_STALE && r.reason == AUDIT_R_NONE &&
+		       r.verdict == AUDIT_RIGHT && r.either_picked,
+		       "hand: inputs that changed during the call: the disagreement is stale");
+	}
+}
+
+static void test_hand_classes(void)
+{
+	struct audit_gstats gs[3];
+	struct audit_domain d;
+	struct audit_result r;
+	struct audit_group g[3];
+
+	audit_domain_default(&d);
+	memcpy(g, hg, sizeof(g));
+	{
+		/*
+		 * imbalanced: G1 has sgc->imbalance, one task per CPU, no
+		 * waiter; G2 has_spare with a waiter.  imbalanced (4) above
+		 * has_spare: busiest G1, forced, imbalance 1: wrong/imbalanced.
+		 */
+		struct audit_cpu c[6] = {
+			hc(0, 0, 0, 0, 0, 0, 0), hc(1, 0, 0, 0, 0, 0, 0),
+			hc(2, 1, 1, 1024, 1024, 1024, 0), hc(3, 0, 0, 0, 0, 0, 0),
+			hc(4, 2, 2, 2048, 800, 1600, 1), hc(5, 0, 0, 0, 0, 0, 0),
+		};
+
+		g[1].imbalanced = true;
+		hjudge(&d, g, 3, c, 6, 1, gs, &r);
+		tap_ok(gs[1].cls == AUDIT_CLS_IMBALANCED && r.model_pick == 1 &&
+		       r.model.imbalance == 1 && r.reason == AUDIT_R_CLASS_IMBALANCED,
+		       "hand: an imbalanced group is forced: wrong/imbalanced");
+		g[1].imbalanced = false;
+		/* asym: an SD_ASYM_PACKING domain marks non-local groups with CFS tasks */
+		d.flags = AUDIT_SD_ASYM_PACKING;
+		hjudge(&d, g, 3, c, 6, 1, gs, &r);
+		tap_ok(gs[1].cls == AUDIT_CLS_ASYM && gs[2].cls == AUDIT_CLS_ASYM &&
+		       r.model_pick == 1 && r.model.imbalance == 1 &&
+		       r.reason == AUDIT_R_ACTIVE_ASYM,
+		       "hand: asym_packing busiest (the first): wrong/active_asym, imbalance = its tasks");
+		hjudge(&d, g, 3, c, 6, 2, gs, &r);
+		tap_ok(r.verdict == AUDIT_RIGHT && r.cause == AUDIT_CAUSE_KNOWN &&
+		       r.known == AUDIT_KNOWN_ASYM_PACKING,
+		       "hand: asym_packing order is not modelled: a different pick is known/asym_packing");
+		d.flags = 0;
+	}
+	{
+		/*
+		 * misfit: cpu2 runs one CFS task at capacity 800 (800*117 <
+		 * 1024*100): misfit_load = its load 1000; misfit (2) above
+		 * has_spare: forced, imbalance = misfit load: active_misfit.
+		 * With the EAS exit first (5.10) and EAS balanced: exit eas.
+		 */
+		struct audit_cpu c[6] = {
+			hc(0, 0, 0, 0, 0, 0, 0), hc(1, 0, 0, 0, 0, 0, 0),
+			hc(2, 1, 1, 1000, 700, 700, 0), hc(3, 0, 0, 0, 0, 0, 0),
+			hc(4, 2, 2, 2048, 800, 1600, 1), hc(5, 0, 0, 0, 0, 0, 0),
+		};
+
+		c[2].capacity = 800;
+		hjudge(&d, g, 3, c, 6, 1, gs, &r);
+		tap_ok(gs[1].cls == AUDIT_CLS_MISFIT && gs[1].misfit_load == 1000 &&
+		       r.model_pick == 1 && r.model.imbalance == 1000 &&
+		       r.reason == AUDIT_R_ACTIVE_MISFIT,
+		       "hand: a lone task on a reduced-capacity CPU: wrong/active_misfit");
+		d.eas_balanced = true;
+		hjudge(&d, g, 3, c, 6, 1, gs, &r);
+		tap_ok(r.model_pick == 1 && r.cause == AUDIT_CAUSE_AGREE,
+		       "hand 6.1: misfit is forced before the EAS exit");
+		d.rules = AUDIT_RULES_5_10;
+		hjudge(&d, g, 3, c, 6, -1, gs, &r);
+		tap_ok(r.model_pick == -1 && r.model.exit == AUDIT_R_EAS && r.reason == AUDIT_R_EAS,
+		       "hand 5.10: the EAS exit comes first: missed/eas");
+		hjudge(&d, g, 3, c, 6, 1, gs, &r);
+		tap_ok(gs[1].cls == AUDIT_CLS_HAS_SPARE,
+		       "hand 5.10: no reduced-capacity misfit on symmetric domains");
+		d.rules = AUDIT_RULES_6_1;
+		d.eas_balanced = false;
+		/* two misfit groups with equal load: 6.1 takes the later, 6.6 the earlier */
+		c[4] = c[2];
+		c[4].cpu = 4;
+		hjudge(&d, g, 3, c, 6, 2, gs, &r);
+		tap_ok(r.model.busiest == 2, "hand 6.1: misfit tie: the later group (>=)");
+		d.rules = AUDIT_RULES_6_12;
+		ranks66(&d);
+		hjudge(&d, g, 3, c, 6, 2, gs, &r);
+		tap_ok(r.model.busiest == 1, "hand 6.6: misfit tie: the earlier group (>)");
+	}
+	{
+		/*
+		 * smt_balance (6.6): G1 is an SMT group running 2 CFS tasks
+		 * (one per sibling, no waiter); G2 has_spare with a waiter.
+		 * smt_balance (3) above has_spare; not overloaded, the local
+		 * group is not SMT: forced, imbalance 1: wrong/smt_balance.
+		 */
+		struct audit_cpu c[6] = {
+			hc(0, 0, 0, 0, 0, 0, 0), hc(1, 0, 0, 0, 0, 0, 0),
+			hc(2, 1, 1, 1024, 800, 800, 0), hc(3, 1, 1, 1024, 800, 800, 0),
+			hc(4, 2, 2, 2048, 800, 1600, 1), hc(5, 0, 0, 0, 0, 0, 0),
+		};
+
+		audit_domain_default(&d);
+		d.rules = AUDIT_RULES_6_12;
+		ranks66(&d);
+		g[1].flags = AUDIT_SG_SMT;
+		hjudge(&d, g, 3, c, 6, 1, gs, &r);
+		tap_ok(gs[1].cls == AUDIT_CLS_SMT_BALANCE && r.model_pick == 1 &&
+		       r.model.imbalance == 1 && r.reason == AUDIT_R_CLASS_SMT_BALANCE,
+		       "hand 6.6: an SMT group with two tasks is forced: wrong/smt_balance");
+		g[1].flags = 0;
+	}
+	{
+		/* known gaps by name: llc_balance (7.2+), eas_overutilized */
+		struct audit_cpu c[6] = {
+			hc(0, 0, 0, 0, 0, 0, 0), hc(1, 0, 0, 0, 0, 0, 0),
+			hc(2, 1, 1, 1024, 800, 800, 0), hc(3, 0, 0, 0, 0, 0, 0),
+			hc(4, 2, 2, 2048, 800, 1600, 1), hc(5, 0, 0, 0, 0, 0, 0),
+		};
+
+		audit_domain_default(&d);
+		d.rules = AUDIT_RULES_7_3;
+		ranks66(&d);
+		c[2].llc_pref = 1;
+		hjudge(&d, g, 3, c, 6, 1, gs, &r);
+		tap_ok(r.cause == AUDIT_CAUSE_KNOWN && r.known == AUDIT_KNOWN_LLC_BALANCE &&
+		       r.reason == AUDIT_R_UNEXPLAINED,
+		       "hand 7.3: a pick with a task preferring another LLC: known/llc_balance");
+		c[2].llc_pref = 0;
+		d.eas_present = true;
+		hjudge(&d, g, 3, c, 6, 1, gs, &r);
+		tap_ok(r.cause == AUDIT_CAUSE_KNOWN && r.known == AUDIT_KNOWN_EAS_OVERUTILIZED,
+		       "hand 7.3: with an energy model the overutilized test is a known gap");
+	}
+}
+
+static void test_hand_capacity_first(void)
+{
+	/*
+	 * SD_ASYM_CPUCAPACITY, dst capacity 512: G1 fully_busy with
+	 * min_capacity 1024 (1024*1024 > 512*1078: bigger CPUs).  Old order:
+	 * the class comparison returns before the capacity filter, G1 is the
+	 * busiest; capacity_first filters it first: no busiest.
+	 */
+	struct audit_cpu c[6] = {
+		hc(0, 0, 0, 0, 0, 0, 0), hc(1, 0, 0, 0, 0, 0, 0),
+		hc(2, 1, 1, 1024, 1024, 1024, 0), hc(3, 1, 1, 1024, 1024, 1024, 0),
+		hc(4, 0, 0, 0, 0, 0, 0), hc(5, 0, 0, 0, 0, 0, 0),
+	};
+	struct audit_group g[3];
+	struct audit_gstats gs[3];
+	struct audit_domain d;
+	struct audit_result r;
+
+	memcpy(g, hg, sizeof(g));
+	g[1].min_capacity = g[1].max_capacity = 1024;
+	audit_domain_default(&d);
+	d.flags = AUDIT_SD_ASYM_CAPACITY;
+	d.dst_capacity = 512;
+	d.rules = AUDIT_RULES_6_1 & ~AUDIT_RULE_CAPACITY_FIRST;
+	hjudge(&d, g, 3, c, 6, -1, gs, &r);
+	tap_ok(gs[1].cls == AUDIT_CLS_FULLY_BUSY && r.model.busiest == 1,
+	       "hand: capacity filter after the class comparison: the fully_busy group is busiest");
+	d.rules = AUDIT_RULES_6_1;
+	hjudge(&d, g, 3, c, 6, -1, gs, &r);
+	tap_ok(r.model.busiest == -1 && r.model.exit == AUDIT_R_NO_BUSIEST && r.verdict == AUDIT_NONE,
+	       "hand: capacity_first filters the bigger CPUs' group: no busiest");
+}
+
+static void test_hand_idle_wrap(void)
+{
+	/*
+	 * calculate_imbalance(): max_t(long, 0, local->idle_cpus -
+	 * busiest->idle_cpus) subtracts unsigned ints.  MC domain
+	 * (SD_SHARE_LLC: no util branch), newly idle dst whose idle_cpu() is
+	 * still false (curr not yet the idle task): local idle_cpus 0, nr 1
+	 * (has_spare); G1 {3 tasks, idle} runnable 3072: overloaded, idle 1.
+	 * Overloaded skips the idle_cpus exit; 0 - 1 wraps to 4294967295,
+	 * >> 1 = 2147483647: the kernel picks G1.  On a NUMA domain the value
+	 * goes through adjust_numa_imbalance()'s int: -1, kept unless local
+	 * nr + 1 <= imb_numa_nr (then -1 <= 2 gives 0); -1 >> 1 = -1.
+	 */
+	struct audit_cpu c[6] = {
+		hc(0, 0, 0, 0, 0, 0, 0), hc(1, 1, 1, 1024, 1024, 1024, 0),
+		hc(2, 3, 3, 3072, 1024, 3072, 1), hc(3, 0, 0, 0, 0, 0, 0),
+		hc(4, 0, 0, 0, 0, 0, 0), hc(5, 0, 0, 0, 0, 0, 0),
+	};
+	struct audit_gstats gs[3];
+	struct audit_domain d;
+	struct audit_result r;
+
+	c[0].idle = false;
+	audit_domain_default(&d);
+	d.flags = AUDIT_SD_SHARE_LLC;
+	hjudge(&d, hg, 3, c, 6, 1, gs, &r);
+	tap_ok(gs[0].cls == AUDIT_CLS_HAS_SPARE && gs[0].idle_cpus == 0 &&
+	       gs[1].cls == AUDIT_CLS_OVERLOADED && r.model_pick == 1 &&
+	       r.model.imbalance == 2147483647ULL && r.verdict == AUDIT_RIGHT,
+	       "hand: fewer idle CPUs in the local group wrap the unsigned difference: the kernel picks");
+	d.flags = AUDIT_SD_NUMA | AUDIT_SD_SHARE_LLC;
+	d.imb_numa_nr = 4;
+	hjudge(&d, hg, 3, c, 6, -1, gs, &r);
+	tap_ok(r.model_pick == -1 && r.model.exit == AUDIT_R_IMBALANCE_ZERO &&
+	       r.verdict == AUDIT_MISSED && r.reason == AUDIT_R_IMBALANCE_ZERO,
+	       "hand: NUMA, local nr + 1 <= imb_numa_nr: the wrapped -1 is a small imbalance: 0");
+	d.imb_numa_nr = 1;
+	hjudge(&d, hg, 3, c, 6, 1, gs, &r);
+	tap_ok(r.model_pick == 1 && r.model.imbalance == ~0ULL,
+	       "hand: NUMA above imb_numa_nr: -1 stays (-1 >> 1 = -1): the kernel picks");
 }
 
 /* The rows of lb_attempts come from the reason table, nothing else. */
@@ -802,5 +1264,11 @@ int main(int argc, char **argv)
 	test_reasons();
 	test_reason_table();
 	test_reasons_doc();
+	test_hand_fully_busy();
+	test_hand_prefer_sibling();
+	test_hand_missed_exits();
+	test_hand_classes();
+	test_hand_capacity_first();
+	test_hand_idle_wrap();
 	return tap_end();
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #define LAT_NO_LOADER
 #include "cli/latency.c"
+#include "cli/options.c"
 #include "cli/bench_args.c"
 #include "cli/bench_work.c"
 #include "cli/cgroup.c"
@@ -45,13 +46,31 @@ int main(void)
 		       !o.json, "bench: defaults");
 	}
 	{
-		char *a[] = { "bench", "-m", "3", "--workers=5", "-C", "50", "--sleep-us", "0",
-			      "-d", "0.5", "--cgroup", "a/b", "--weight", "200", "--json", NULL };
+		char *a[] = { "bench", "-m", "3", "--threads=5", "-c", "50", "--sleeptime", "0",
+			      "-r", "0.5", "--cgroup", "a/b", "--weight", "200", "--json", NULL };
 
 		tap_ok(bench(ARGC(a), a, &o, err) == 0 && o.msg_threads == 3 && o.workers == 5 &&
 		       o.burn_us == 50 && o.sleep_us == 0 && o.duration_s == 0.5 &&
 		       !strcmp(o.cgroup, "a/b") && o.weight == 200 && o.json,
-		       "bench: every option, short and long forms (%s)", err);
+		       "bench: every option, schbench's letters and long names (%s)", err);
+	}
+	{
+		char *a[] = { "bench", "--message-threads", "2", "--workers", "3", "--burn-us", "7",
+			      "--sleep-us", "9", "--duration", "1.5", "-j", NULL };
+
+		tap_ok(bench(ARGC(a), a, &o, err) == 0 && o.msg_threads == 2 && o.workers == 3 &&
+		       o.burn_us == 7 && o.sleep_us == 9 && o.duration_s == 1.5 && o.json,
+		       "bench: the long names before schbench's letters still work (%s)", err);
+	}
+	{
+		char *a[] = { "bench", "-C", "50", NULL };
+		char *b[] = { "bench", "-d", "2", NULL };
+		char e2[256];
+
+		tap_ok(bench(ARGC(a), a, &o, err) < 0 && strstr(err, "-c/--cputime") &&
+		       bench(ARGC(b), b, &o, e2) < 0 && strstr(e2, "-r/--runtime"),
+		       "bench: -C and -d (other meanings in schbench) refused, naming the new letters: %s; %s",
+		       err, e2);
 	}
 	{
 		char *a[] = { "bench", "-m", "0", NULL };
@@ -64,12 +83,12 @@ int main(void)
 		tap_ok(bench(ARGC(a), a, &o, err) < 0 && strstr(err, "abc"), "bench: non-numeric refused: %s", err);
 	}
 	{
-		char *a[] = { "bench", "-d", "-1", NULL };
+		char *a[] = { "bench", "-r", "-1", NULL };
 
 		tap_ok(bench(ARGC(a), a, &o, err) < 0, "bench: negative duration refused: %s", err);
 	}
 	{
-		char *a[] = { "bench", "-C", "5x", NULL };
+		char *a[] = { "bench", "-c", "5x", NULL };
 
 		tap_ok(bench(ARGC(a), a, &o, err) < 0, "bench: trailing junk refused: %s", err);
 	}
@@ -193,7 +212,7 @@ int main(void)
 
 	/* The workload itself, briefly */
 	{
-		char *a[] = { "bench", "-m", "1", "-t", "2", "-d", "0.2", "-C", "20", "-s", "500", NULL };
+		char *a[] = { "bench", "-m", "1", "-t", "2", "-r", "0.2", "-c", "20", "-s", "500", NULL };
 		int rc = bench(ARGC(a), a, &o, err);
 
 		rc = rc ? rc : bench_run(&o, res, err, sizeof(err));

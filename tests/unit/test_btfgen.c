@@ -3,7 +3,7 @@
  * userspace/btfgen against synthetic kernels: each case writes a raw BTF
  * (built with libbpf's BTF writer) and a manifest, runs the real btfgen
  * binary and checks its header, exit status and message.  This is the
- * build-time refusal of issue 7: a kernel whose BTF lacks a field or a
+ * build-time refusal: a kernel whose BTF lacks a field or a
  * tracepoint the module needs, or a file without BTF, must stop the build
  * with a message naming the missing piece and leave no header behind.
  */

@@ -21,19 +21,11 @@
 #include <unistd.h>
 #include "tap.h"
 
-#define CLI_NO_MAIN
-#include "cli/main.c"
-#include "cli/dbgfs.c"
-#include "cli/json.c"
-#include "cli/prom.c"
-#include "cli/table.c"
-#include "cli/cmd_status.c"
-#include "cli/cmd_tables.c"
-#include "cli/cmd_reset.c"
-#include "cli/cmd_record.c"
-#include "cli/cmd_watch.c"
-#include "cli/cmd_plot.c"
-/* pfrec.c, pftrace.c, lbtrace.c and the protoc-c output are linked (unit.mk) */
+#include "cli/cli.h"
+#include "cli/lbtrace.h"
+#include "cli/pfrec.h"
+#include "cli/features.h"
+/* the CLI is linked (unit.mk) */
 
 #define FIX "tests/unit/fixtures/cli"
 #define PROTO_DIR "userspace/cli"
@@ -93,10 +85,12 @@ struct devent {
 	long long value;
 	int has_value;
 	char args[1024];	/* "key=value;" of the debug annotations, nested as a.b */
+	int seq;		/* trusted_packet_sequence_id of its packet */
 };
 static struct dtrack tracks[256];
 static struct devent events[4096];
 static int ntracks, nevents, npackets, seqflags_first, seqid_all;
+static int seq_seen[4], seq_backward;	/* sequences present; timestamps going back within one */
 
 static void unquote(const char *s, char *out, size_t len)
 {
@@ -119,13 +113,15 @@ static int decode(const char *path)
 	int depth = 0, adepth = 0, in_packet = 0;
 	struct dtrack *t = NULL;
 	struct devent *e = NULL;
-	unsigned long long ts = 0;
-	int has_ts = 0, seq = 0;
+	unsigned long long ts = 0, last_ts[4] = { 0 };
+	int has_ts = 0, seq = 0, flags = 0;
 	FILE *p;
 
 	ntracks = nevents = npackets = 0;
-	seqflags_first = 0;
+	seqflags_first = 1;	/* every sequence's first packet clears the incremental state */
 	seqid_all = 1;
+	seq_backward = 0;
+	memset(seq_seen, 0, sizeof(seq_seen));
 	snprintf(cmd, sizeof(cmd), "protoc --decode=perfetto.protos.Trace -I%s %s < %s 2>&1",
 		 PROTO_DIR, PROTO, path);
 	p = popen(cmd, "r");
@@ -160,10 +156,21 @@ static int decode(const char *path)
 				depth--;
 			if (depth == 0 && in_packet) {
 				in_packet = 0;
-				if (!seq)
+				if (seq < 1 || seq > 3) {
 					seqid_all = 0;
+				} else {
+					if (!seq_seen[seq] && flags != 1)
+						seqflags_first = 0;
+					seq_seen[seq] = 1;
+					if (has_ts) {
+						if (ts < last_ts[seq])
+							seq_backward++;
+						last_ts[seq] = ts;
+					}
+				}
 				if (e) {
 					e->ts = ts;
+					e->seq = seq;
 					if (!has_ts)
 						e->ts = ~0ull;
 				}
@@ -182,6 +189,7 @@ static int decode(const char *path)
 				e = NULL;
 				has_ts = 0;
 				seq = 0;
+				flags = 0;
 			} else if (!strcmp(s, "track_descriptor") && ntracks < 256) {
 				t = &tracks[ntracks++];
 				memset(t, 0, sizeof(*t));
@@ -210,10 +218,10 @@ static int decode(const char *path)
 			if (!strcmp(s, "timestamp")) {
 				ts = strtoull(v, NULL, 10);
 				has_ts = 1;
-			} else if (!strcmp(s, "sequence_flags") && npackets == 1) {
-				seqflags_first = atoi(v);
+			} else if (!strcmp(s, "sequence_flags")) {
+				flags = atoi(v);
 			} else if (!strcmp(s, "trusted_packet_sequence_id")) {
-				seq = atoi(v) == 1;
+				seq = atoi(v);
 			}
 		} else if (!strcmp(stack[depth], "track_descriptor") && t) {
 			if (!strcmp(s, "uuid"))
@@ -325,10 +333,31 @@ static void test_parse(void)
 	tap_ok(!strcmp(lbv_get(&e, "domain"), "MC") && !strcmp(lbv_get(&e, "idle"), "newidle") &&
 	       !strcmp(lbv_get(&e, "verdict"), "wrong") && !strcmp(lbv_get(&e, "pick"), "4") &&
 	       !lbv_get(&e, "reason"), "lb_verdict line: fields by name, no reason in this one");
+	lbv_free(&e);
 	tap_ok(lbv_parse_line(l2, &e) == 0 && e.dst_cpu == 1 && e.ts_ns == 5000001000ull &&
 	       !strcmp(lbv_get(&e, "reason"), "has_spare") && !strcmp(lbv_get(&e, "expected"), "3") &&
 	       !strcmp(lbv_get(&e, "extra_state"), "x"),
 	       "lb_verdict line: reason, expected and unknown extra fields kept");
+	lbv_free(&e);
+	{
+		/* a field of 3000 bytes and 70 fields: nothing cut, what is not kept counted */
+		static char l3[8000];
+		size_t o;
+
+		o = (size_t)snprintf(l3, sizeof(l3), "  x-1 [000] ..... 7.000001: lb_verdict: dst_cpu=0 groups=");
+		for (int i = 0; i < 750; i++)
+			o += (size_t)snprintf(l3 + o, sizeof(l3) - o, "%03d,", i % 10 * 100);
+		for (int i = 0; i < 70; i++)
+			o += (size_t)snprintf(l3 + o, sizeof(l3) - o, " f%d=%d", i, i);
+		snprintf(l3 + o, sizeof(l3) - o, " notafield\n");
+		int rc3 = lbv_parse_line(l3, &e);
+
+		tap_ok(rc3 == 0 && strlen(lbv_get(&e, "groups")) == 3000 &&
+		       e.nfields == LBV_MAX_FIELDS && e.dropped == 72 - LBV_MAX_FIELDS + 1,
+		       "lb_verdict line: a 3000-byte value kept whole; fields past %d and a token that "
+		       "is not key=value counted (%d dropped)", LBV_MAX_FIELDS, e.dropped);
+		lbv_free(&e);
+	}
 	tap_ok(lbv_parse_line("# tracer: nop", &e) < 0 &&
 	       lbv_parse_line("  x-1 [000] ..... 1.5: sched_load_cfs_rq: cpu=0 path=/", &e) < 0 &&
 	       lbv_parse_line("  x-1 [000] ..... 1.x5: lb_verdict: dst_cpu=0", &e) < 0 &&
@@ -360,7 +389,9 @@ static void test_record(void)
 		tap_diag("%s", err);
 	rc = decode(tr);
 	tap_ok(rc == 0 && npackets > 0, "protoc --decode reads the trace with the project's .proto (%d packets)", npackets);
-	tap_ok(seqflags_first == 1 && seqid_all, "first packet clears incremental state; every packet has sequence id 1");
+	tap_ok(seqflags_first == 1 && seqid_all && seq_seen[1] && !seq_backward,
+	       "every packet on a sequence (1: samples), whose first packet clears the incremental "
+	       "state, in timestamp order");
 	ns = sample_times(ts, 64);
 	tap_ok(ns == 3, "3 samples in the trace (%d distinct counter timestamps)", ns);
 	tap_ok(track_named("CPU 0") && !track_named("CPU 0")->counter && track_named("cpu0 shadow") &&
@@ -460,27 +491,43 @@ static void test_record(void)
 
 static void test_verdicts(void)
 {
+	/* out of timestamp order on purpose: the trace must put them in order */
 	const char *lines[] = {
-		"  <idle>-0 [002] d.s2. 100.000100: lb_verdict: dst_cpu=2 domain=MC idle=newidle verdict=wrong reason=has_spare pick=4 expected=0",
-		"  <idle>-0 [001] d.s2. 100.000200: lb_verdict: dst_cpu=1 domain=PKG idle=idle verdict=right pick=2",
+		"  <idle>-0 [002] d.s2. 100.000300: lb_verdict: dst_cpu=2 domain=MC idle=newidle verdict=wrong reason=has_spare pick=4 expected=0",
+		"  <idle>-0 [001] d.s2. 100.000100: lb_verdict: dst_cpu=1 domain=PKG idle=idle verdict=right pick=2",
+		"  <idle>-0 [003] d.s2. 100.000200: lb_verdict: dst_cpu=3 domain=PKG idle=idle verdict=none pick=-1 reason=no_work",
 	};
+	static char longl[4096];
 	struct dbgfs_table cpus;
 	struct dbgfs_error derr;
 	struct lbv_event e;
 	struct pfrec r;
-	char path[128], msg[256];
+	char path[128], msg[256], cmd[600];
 	const struct dtrack *c2;
-	int found = 0, okargs = 0;
+	int found = 0, okargs = 0, onseq2 = 1;
+	unsigned long long last = 0;
+	size_t o;
 
+	o = (size_t)snprintf(longl, sizeof(longl),
+			     "  <idle>-0 [000] d.s2. 100.000400: lb_verdict: dst_cpu=0 domain=MC "
+			     "idle=idle verdict=right pick=0 groups=");
+	for (int i = 0; i < 300; i++)
+		o += (size_t)snprintf(longl + o, sizeof(longl) - o, "%s%d,%d", i ? ";" : "", i, 7 * i);
 	snprintf(path, sizeof(path), "%s/v.pftrace", tmpdir);
 	if (pfrec_open(&r, path, msg, sizeof(msg)) || dbgfs_load(FIX "/good", "cpus", &cpus, &derr)) {
 		tap_ok(0, "verdicts: open trace and fixture");
 		return;
 	}
 	pfrec_sample(&r, 100000000000ull, &cpus, NULL);
-	for (int i = 0; i < 2; i++)
-		if (lbv_parse_line(lines[i], &e) == 0)
+	for (int i = 0; i < 3; i++)
+		if (lbv_parse_line(lines[i], &e) == 0) {
 			pfrec_verdict(&r, &e);
+			lbv_free(&e);
+		}
+	if (lbv_parse_line(longl, &e) == 0) {
+		pfrec_verdict(&r, &e);
+		lbv_free(&e);
+	}
 	dbgfs_free(&cpus);
 	tap_ok(pfrec_finish(&r, msg, sizeof(msg)) == 0 && decode(path) == 0, "verdicts: trace written and decoded");
 	c2 = track_named("CPU 2");
@@ -488,7 +535,9 @@ static void test_verdicts(void)
 		if (strcmp(events[i].type, "TYPE_INSTANT"))
 			continue;
 		found++;
-		if (events[i].track == c2->uuid && events[i].ts == 100000100000ull &&
+		onseq2 &= events[i].seq == 2 && events[i].ts >= last;
+		last = events[i].ts;
+		if (events[i].track == c2->uuid && events[i].ts == 100000300000ull &&
 		    !strcmp(events[i].name, "lb wrong (has_spare)") &&
 		    strstr(events[i].args, "domain=MC;") && strstr(events[i].args, "idle=newidle;") &&
 		    strstr(events[i].args, "verdict=wrong;") && strstr(events[i].args, "reason=has_spare;") &&
@@ -499,9 +548,43 @@ static void test_verdicts(void)
 		for (int i = 0; i < nevents; i++)
 			tap_diag("event %s on %llu at %llu: %s [%s]", events[i].type, events[i].track,
 				 events[i].ts, events[i].name, events[i].args);
-	tap_ok(found == 2 && okargs,
+	tap_ok(found == 4 && okargs,
 	       "one instant per verdict; on the destination CPU's track, named by verdict and reason, "
 	       "with domain, idle, verdict, reason, pick and expected as arguments (%d instants)", found);
+	tap_ok(onseq2 && seq_seen[1] && seq_seen[2] && seqflags_first && !seq_backward,
+	       "verdict instants on their own sequence (2), in timestamp order although read out of "
+	       "order; the samples on sequence 1");
+	/* the 2000-byte groups value, whole, in protoc's output */
+	snprintf(cmd, sizeof(cmd), "protoc --decode=perfetto.protos.Trace -I%s %s < %s | "
+		 "grep -F -q 'string_value: \"%.40s' && protoc --decode=perfetto.protos.Trace -I%s %s < %s | "
+		 "grep -F 'string_value: \"0,0;1,7;' | grep -F -q '299,2093\"'",
+		 PROTO_DIR, PROTO, path, strstr(longl, "groups=") + 7, PROTO_DIR, PROTO, path);
+	tap_ok(system(cmd) == 0 && !strstr(longl, "trunc"),
+	       "a %zu-byte groups value is in the trace whole, first to last entry",
+	       strlen(strstr(longl, "groups=") + 7));
+
+	/* a record with fields not kept: the instant and a summary say how many */
+	snprintf(path, sizeof(path), "%s/v2.pftrace", tmpdir);
+	if (pfrec_open(&r, path, msg, sizeof(msg)))
+		return;
+	o = (size_t)snprintf(longl, sizeof(longl), "  x-1 [000] ..... 5.000001: lb_verdict: dst_cpu=0");
+	for (int i = 0; i < LBV_MAX_FIELDS + 5; i++)
+		o += (size_t)snprintf(longl + o, sizeof(longl) - o, " f%d=%d", i, i);
+	if (lbv_parse_line(longl, &e) == 0) {
+		pfrec_verdict(&r, &e);
+		lbv_free(&e);
+	}
+	tap_ok(pfrec_finish(&r, msg, sizeof(msg)) == 0 && decode(path) == 0, "verdicts: second trace written");
+	found = 0;
+	for (int i = 0; i < nevents; i++) {
+		if (!strcmp(events[i].name, "lb_verdict records incomplete") &&
+		    strstr(events[i].args, "fields_dropped=6;") && strstr(events[i].args, "overwritten=0;"))
+			found |= 1;
+		if (!strcmp(events[i].name, "lb ?") && strstr(events[i].args, "sched_shadow_fields_dropped=6;"))
+			found |= 2;
+	}
+	tap_ok(found == 3, "fields past %d: counted on the instant and in an 'lb_verdict records "
+	       "incomplete' instant (6 dropped)", LBV_MAX_FIELDS);
 }
 
 static long drained;
@@ -525,7 +608,8 @@ static void test_drain(void)
 	long n1, n2;
 
 	memset(&t, 0, sizeof(t));
-	if (pipe(fds)) {
+	t.buf = malloc(LBV_LINE_MAX);
+	if (!t.buf || pipe(fds)) {
 		tap_ok(0, "lbtrace_drain: pipe");
 		return;
 	}
@@ -540,8 +624,29 @@ static void test_drain(void)
 	tap_ok(n1 == 1 && n2 == 1 && drained == 2 && drained_cpu_sum == 7 && t.bad == 1 && t.len == 0,
 	       "lbtrace_drain: a record split across reads is parsed once, other events skipped, "
 	       "a malformed lb_verdict counted (%ld+%ld, bad %llu)", n1, n2, (unsigned long long)t.bad);
+	{
+		/* a record longer than the read buffer: counted, skipped to its end, the next one read */
+		static char chunk[16384];
+		long before = drained;
+
+		memset(chunk, 'x', sizeof(chunk));
+		if (write(fds[1], "  x-1 [000] ..... 2.0: lb_verdict: dst_cpu=1 groups=", 52) < 0)
+			tap_diag("write failed");
+		for (int i = 0; i < 6; i++) {	/* 96 KB, drained as it comes (a pipe holds 64) */
+			if (write(fds[1], chunk, sizeof(chunk)) < 0)
+				tap_diag("write failed");
+			lbtrace_drain(&t, drain_cb, NULL);
+		}
+		if (write(fds[1], "\n  x-1 [001] ..... 2.1: lb_verdict: dst_cpu=2 domain=MC\n", 56) < 0)
+			tap_diag("write failed");
+		lbtrace_drain(&t, drain_cb, NULL);
+		tap_ok(t.too_long == 1 && drained == before + 1 && !t.skipping && t.len == 0,
+		       "lbtrace_drain: a record longer than %d bytes counted (too_long %llu), the next read",
+		       LBV_LINE_MAX, (unsigned long long)t.too_long);
+	}
 	close(fds[0]);
 	close(fds[1]);
+	free(t.buf);
 }
 
 static void test_errors(void)
@@ -581,6 +686,11 @@ int main(void)
 		return 1;
 	}
 	tap_begin("perfetto");
+	if (!cli_feature("perfetto")->built) {
+		/* make test installs protobuf-c first (tests/deps.sh): only a hand-made build gets here */
+		tap_skip("Perfetto traces", cli_feature("perfetto")->why);
+		return tap_end();
+	}
 	test_parse();
 	test_drain();
 	if (system("command -v protoc >/dev/null 2>&1") != 0) {

@@ -97,5 +97,45 @@ int main(void)
 	shadow_work_note(&w, SHADOW_WAITER_PINNED, NULL, 0);
 	tap_ok(!shadow_work_drop_next(&w) && w.any + w.pinned == 1,
 	       "any and pinned: one left, refresh asked");
+
+	/*
+	 * CFS bandwidth: waiters of a limited group are kept with the group,
+	 * whose throttle state on the destination decides (throttled_lb_pair()).
+	 */
+	fresh();
+	shadow_work_note_tg(&w, SHADOW_WAITER_ANY, NULL, 0, 0x1000);
+	tap_ok(w.any == 0 && w.nr_tg == 1 && w.tg_any[0] == 1 && shadow_work_total(&w) == 1 &&
+	       shadow_work_for_dst(&w, 5, 0) == SHADOW_WORK_YES &&
+	       shadow_work_for_dst(&w, 5, 1) == SHADOW_WORK_NO,
+	       "bandwidth group: work unless the group is throttled on the destination");
+	shadow_work_note_tg(&w, SHADOW_WAITER_RESTRICTED, sock2, 1, 0x2000);
+	tap_ok(w.nr_tg == 2 && w.nr_restricted == 1 && w.rtg[0] == 1 &&
+	       shadow_work_for_dst(&w, 5, 1) == SHADOW_WORK_YES &&
+	       shadow_work_for_dst(&w, 5, 3) == SHADOW_WORK_NO &&
+	       shadow_work_for_dst(&w, 0, 1) == SHADOW_WORK_NO,
+	       "restricted waiter of a second group: its mask and its group's state both decide");
+	shadow_work_note_tg(&w, SHADOW_WAITER_ANY, NULL, 0, 0x3000);
+	shadow_work_note_tg(&w, SHADOW_WAITER_ANY, NULL, 0, 0x4000);
+	shadow_work_note_tg(&w, SHADOW_WAITER_ANY, NULL, 0, 0x5000);
+	tap_ok(w.nr_tg == SHADOW_WORK_TGS && w.unknown == 1 &&
+	       shadow_work_for_dst(&w, 5, 0xf) == SHADOW_WORK_UNKNOWN,
+	       "a fifth bandwidth group: its waiter's answer is unknown, never dropped");
+	shadow_work_note_tg(&w, SHADOW_WAITER_PINNED, NULL, 0, 0x1000);
+	tap_ok(w.pinned == 1 && w.tg_any[0] == 1, "a pinned waiter of a group is pinned");
+	fresh();
+	w.throttled = 2;
+	tap_ok(shadow_work_total(&w) == 0 && shadow_work_for(&w, 3) == SHADOW_WORK_NO &&
+	       shadow_work_drop_next(&w),
+	       "waiters throttled on their CPU: no work, none of them runs next");
+	fresh();
+	shadow_work_note_tg(&w, SHADOW_WAITER_ANY, NULL, 0, 0x1000);
+	tap_ok(shadow_work_drop_next(&w) && shadow_work_total(&w) == 0,
+	       "a lone bandwidth-group waiter runs next: nothing left");
+	fresh();
+	shadow_work_note_tg(&w, SHADOW_WAITER_ANY, NULL, 0, 0x1000);
+	w.any = 1;
+	tap_ok(!shadow_work_drop_next(&w) && shadow_work_total(&w) == 1,
+	       "a group waiter beside another: one dropped, refreshed at the switch");
+
 	return tap_end();
 }

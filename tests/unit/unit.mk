@@ -34,13 +34,15 @@ test-unit: $(UNIT_BINS)
 	echo "$$pass passed, $$fail failed, $$skip skipped" | tee $(BUILD)/results/unit.summary; \
 	[ $$fail -eq 0 ]
 
-# The CLI's Perfetto trace code (record --perfetto) is linked, not included:
-# its protoc-c output lives in $(BUILD)/cli (userspace/cli.mk).
-UNIT_PF_SRCS := userspace/cli/pfrec.c userspace/cli/pftrace.c userspace/cli/lbtrace.c \
-	$(BUILD)/cli/perfetto_trace.pb-c.c
-$(BUILD)/unit/test_cli_main $(BUILD)/unit/test_perfetto: $(BUILD)/cli/perfetto_trace.pb-c.h $(UNIT_PF_SRCS)
-$(BUILD)/unit/test_cli_main $(BUILD)/unit/test_perfetto: UNIT_CFLAGS += -I$(BUILD)/cli
-$(BUILD)/unit/test_cli_main $(BUILD)/unit/test_perfetto: UNIT_LIBS = $(UNIT_PF_SRCS) -lprotobuf-c
+# Tests of the CLI as a whole (cli_main(), run, report, compare) link the
+# CLI itself: every userspace/cli/*.c built with the unit flags (sanitizers)
+# and the build's features into one archive (rules in userspace/cli.mk),
+# main() left out, so the test runs exactly the commands the binary has.
+UNIT_CLI_TESTS := test_cli_main test_perfetto test_report test_cli_conventions
+UNIT_CLI_LIB   := $(BUILD)/unit/libsched-shadow-cli.a
+$(addprefix $(BUILD)/unit/,$(UNIT_CLI_TESTS)): $(UNIT_CLI_LIB)
+$(addprefix $(BUILD)/unit/,$(UNIT_CLI_TESTS)): UNIT_CFLAGS += -I$(BUILD)/cli -I$(BUILD)/bpf
+$(addprefix $(BUILD)/unit/,$(UNIT_CLI_TESTS)): UNIT_LIBS = $(UNIT_CLI_LIB) $(CLI_LIB_BPF) $(CLI_LIB_PB) -lm
 
 # docs/debugfs.md's reason list is generated from module/core/audit_reasons.h
 # (the unit test fails while they differ): rewrite it between its markers

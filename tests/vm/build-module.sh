@@ -22,6 +22,7 @@ OUT=$(realpath -m "${2:?}")
 TOP=$(realpath "${TOP:-$PWD}")
 BTFGEN=${BTFGEN:-$TOP/build/btfgen}
 VM_CHROOT=
+# shellcheck source=/dev/null # a kernel's settings, written by tests/vm/kernel.sh
 . "$ENV_FILE"
 BTF=${3:-$VM_BTF}
 CHECK=${4:-build}

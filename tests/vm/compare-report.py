@@ -6,9 +6,10 @@
 
 DIR/KERNEL/vm-out/ holds what tests/vm/demo.sh exported from one boot of
 that kernel, DEMO_ROUNDS rounds of the demo's two cases (root, nested):
-run-CASE-rN.json, bench-CASE-rN.json (or run-CASE.json, ... for a single
-round).  The numbers of each round are taken exactly as `make demo` takes
-them (facts() of tests/vm/demo-report.py); this adds the rounds up into a
+run-CASE-rN.json (or run-CASE.json for a single round), the bench's own
+JSON embedded in each (run --result).  The numbers of each round are the
+ones `make demo` prints (`sched-shadow compare --json`, the CLI given by
+$SCHED_SHADOW, default build/sched-shadow); this adds the rounds up into a
 median and a spread [min-max] per kernel and case, and the nested/root
 penalty per kernel (the median of the per-round ratios).  The report goes
 to stdout and to DIR/report.txt.  The kernel release is read from
@@ -16,16 +17,15 @@ $CACHE/KERNEL.env (CACHE default /var/cache/sched_shadow) and the boot's
 wall time from DIR/KERNEL/wall_s when present.  Exits 1 when a kernel has
 no complete round (after printing what it could).
 """
-import importlib.util
+import json
 import os
 import re
 import statistics
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("demo_report", os.path.join(HERE, "demo-report.py"))
-demo = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(demo)
+CLI = os.environ.get("SCHED_SHADOW", os.path.join(HERE, "..", "..", "build", "sched-shadow"))
 
 CASES = ("root", "nested")
 W = 24
@@ -83,25 +83,38 @@ def extra_counts(r):
     return out
 
 
+def load_json(path, what):
+    """The parsed file, or None after saying why (missing or malformed)."""
+    try:
+        with open(path) as fh:
+            return json.load(fh)
+    except (OSError, ValueError) as e:
+        print("compare-report: %s missing or malformed: %s" % (what, e))
+        return None
+
+
+def facts(run):
+    """One run of `sched-shadow compare --json`, in the shape METRICS reads."""
+    res = run.get("result") or {}
+    return {"bench": res.get("latency_us"), "rps": res.get("rps"), "params": res.get("params"),
+            "bpf": run.get("bpf"), "lb": (run.get("lb") or {}).get("verdicts"),
+            "cpus": run.get("load"), "note": run.get("note")}
+
+
 def load_kernel(ddir, kernel):
     """[(round, {case: facts}, {case: extra counts})] of the complete rounds."""
     vout = os.path.join(ddir, kernel, "vm-out")
     got = []
     for sfx in rounds_of(vout):
-        F, X = {}, {}
-        for c in CASES:
-            r = demo.load_json(os.path.join(vout, "run-%s%s.json" % (c, sfx)), "%s %s%s: run report" % (kernel, c, sfx))
-            b = demo.load_json(os.path.join(vout, "bench-%s%s.json" % (c, sfx)), "%s %s%s: bench JSON" % (kernel, c, sfx))
-            if r is None or b is None:
-                break
-            try:
-                F[c] = demo.facts(r, b)
-            except (KeyError, TypeError) as e:
-                print("compare-report: %s %s%s: report lacks %r" % (kernel, c, sfx, e))
-                break
-            X[c] = extra_counts(r)
-        if len(F) == len(CASES):
-            got.append((sfx or "-r1", F, X))
+        paths = [os.path.join(vout, "run-%s%s.json" % (c, sfx)) for c in CASES]
+        p = subprocess.run([CLI, "compare", "--json"] + paths, stdout=subprocess.PIPE, universal_newlines=True)
+        if p.returncode:
+            print("compare-report: %s%s: sched-shadow compare failed (exit %d)" % (kernel, sfx, p.returncode))
+            continue
+        runs = json.loads(p.stdout)["runs"]
+        F = {c: facts(r) for c, r in zip(CASES, runs)}
+        X = {c: extra_counts(load_json(path, "run report") or {}) for c, path in zip(CASES, paths)}
+        got.append((sfx or "-r1", F, X))
     return got
 
 
@@ -224,23 +237,16 @@ def main(argv):
             print("compare-report: %s: no complete round in %s" % (k, os.path.join(ddir, k, "vm-out")))
             bad = 1
     params = None
-    for k in kernels:
-        for sfx in rounds_of(os.path.join(ddir, k, "vm-out"))[:1]:
-            b = demo.load_json(os.path.join(ddir, k, "vm-out", "bench-root%s.json" % sfx), "bench")
-            if b and "params" in b:
-                q = b["params"]
-                params = "bench -m %d -t %d -C %d -s %d -d %g" % (
-                    q["message_threads"], q["workers"], q["burn_us"], q["sleep_us"], q["duration_s"])
-        if params:
-            break
     setup = []
     for k in kernels:
-        try:
-            with open(os.path.join(ddir, k, "vm-out", "demo-setup.txt")) as fh:
-                setup = [x.rstrip("\n") for x in fh if x.strip()]
+        for _, F, _ in data[k][:1]:
+            q = F["root"]["params"]
+            if q:
+                params = "bench: %d message threads x %d workers, burn %d us, sleep %d us, %g s" % (
+                    q["message_threads"], q["workers"], q["burn_us"], q["sleep_us"], q["duration_s"])
+            setup = ["%s: %s" % (c, F[c]["note"]) for c in CASES if F[c]["note"]]
+        if params:
             break
-        except OSError:
-            pass
     out = report(ddir, kernels, data)
     out[1:1] = (["workload: " + params] if params else []) + setup
     with open(os.path.join(ddir, "report.txt"), "w") as fh:

@@ -2,42 +2,44 @@
 # Guest side of `make demo` (busybox sh, sourced by guest/init in demo mode).
 #
 # The same workload twice, each time under
-#   sched-shadow run --json -- sched-shadow bench ...
+#   sched-shadow run -j -o run-CASE.json -- sched-shadow bench ...
 # with `sched-shadow record` sampling the module in the background:
 #   root:    the bench and a sibling load (hog threads) in the root cgroup
 #   nested:  the bench in /demo/a/b (created by `run --cgroup`, cpu.weight
 #            100 all the way down) and the same hogs in /demo/c with
 #            cpu.weight $SIB_WEIGHT
-# Only where the tasks sit changes.  `run --perfetto` also writes each case
-# as a Perfetto trace.  The reports, the benches' own JSON, the recordings
-# and the traces are exported (build/demo/vm-out/ on the host) and
-# tests/vm/demo-report.py renders the text reports and the side-by-side
-# comparison there (the guest has no python; `run` prints one format at a
-# time, so each case runs once, with --json).
+# Only where the tasks sit changes.  Each run carries its case as --label
+# and the setup as --note, and bench writes its own JSON result where run
+# tells it ($SCHED_SHADOW_RESULT), so that `sched-shadow compare
+# run-root.json run-nested.json` prints the whole side by side.  `run --perfetto` also writes each case as a Perfetto trace.
+# The reports, the benches' own JSON, the recordings and the traces are
+# exported (build/demo/vm-out/ on the host) and tests/vm/demo-report.sh
+# prints the text reports (`sched-shadow report`) and the side by side
+# (`sched-shadow compare`) there.
 . /lib/vm/lib.sh
 CLI=/bin/sched-shadow
 # `make compare` puts its settings here (DEMO_ROUNDS, DEMO_DURATION, DEMO_BENCH,
 # DEMO_SIB_WEIGHT)
 CONF=/etc/sched_shadow-demo.conf
+# shellcheck source=/dev/null # the settings `make compare` writes
 [ -f $CONF ] && . $CONF
 DUR=${DEMO_DURATION:-10}
 ROUNDS=${DEMO_ROUNDS:-1}
 # schbench-style: 2 message threads x 6 workers, each request burns 2 ms
 # of CPU, a round every 10 ms: more runnable workers than the 6 vCPUs at
 # every round, so the balancer has work to move.
-BENCH="${DEMO_BENCH:--m 2 -t 6 -C 2000 -s 10000} -d $DUR"
+BENCH="${DEMO_BENCH:--m 2 -t 6 -c 2000 -s 10000} -r $DUR"
 SIB_THREADS=2
 SIB_WEIGHT=${DEMO_SIB_WEIGHT:-300}
 
 # run_case NAME SIBLING_CGROUP BENCH_CGROUP (created by run --cgroup)
 run_case() {
-	local name=$1 sib=$2 bcg=$3 rc
+	local name=$1 sib=$2 bcg=$3 rc note
 	shift 3
 	set -- ${bcg:+--cgroup "$bcg"}
-	echo "== $name: sched-shadow run ${*:+$* }--json -- sched-shadow bench $BENCH"
+	note="bench in ${bcg:-/}, sibling load burn -t $SIB_THREADS (hogs) in ${sib:-/}${sib:+ (cpu.weight $SIB_WEIGHT)}"
+	echo "== $name: sched-shadow run ${*:+$* }-j -o run-$name.json -- sched-shadow bench $BENCH"
 	echo "   sibling load: burn -t $SIB_THREADS (hogs) in ${sib:-/}${sib:+ (cpu.weight $SIB_WEIGHT)}"
-	[ "${r:-1}" -gt 1 ] ||
-		echo "$name: bench in ${bcg:-/}, sibling load burn -t $SIB_THREADS (hogs) in ${sib:-/}${sib:+ (cpu.weight $SIB_WEIGHT)}" >> /tmp/demo-setup.txt
 	if [ -n "$sib" ]; then
 		cg_mk "$sib" "$SIB_WEIGHT"
 		bg sibling-$name burn -t $SIB_THREADS -r 1000 -s 0 -d $((DUR + 10)) -q --cgroup "$sib"
@@ -47,9 +49,8 @@ run_case() {
 	sleep 1
 	"$CLI" record -i 0.2 -o /tmp/demo-$name.csv 2> /tmp/record-$name.err &
 	local rec=$!
-	"$CLI" run "$@" --perfetto /tmp/$name.perfetto-trace --interval 0.2 --json -- \
-		sh -c "exec $CLI bench $BENCH --json > /tmp/bench-$name.json" \
-		> /tmp/run-$name.json 2> /tmp/run-$name.err
+	"$CLI" run "$@" --label "$name" --note "$note" --perfetto /tmp/$name.perfetto-trace -i 0.2 \
+		-j -o /tmp/run-$name.json -- "$CLI" bench $BENCH -j > /tmp/bench-$name.json 2> /tmp/run-$name.err
 	rc=$?
 	kill -TERM $rec 2>/dev/null
 	wait $rec
@@ -90,7 +91,6 @@ unload_module
 # script's output to the same channel, and a line landing inside a payload
 # would damage it.
 sleep 2
-vm_export demo-setup.txt /tmp/demo-setup.txt
 r=1
 while [ $r -le $ROUNDS ]; do
 	sfx=; [ $ROUNDS -gt 1 ] && sfx=-r$r

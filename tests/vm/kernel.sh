@@ -73,7 +73,7 @@ if [ -n "$APT_SUITE" ]; then
 	APT_OPTS=(-o "Dir::Etc::SourceList=$A/sources.list" -o "Dir::Etc::SourceParts=-"
 		  -o "Dir::State::Lists=$A/lists" -o "Dir::State::status=$A/status"
 		  -o "Dir::Cache=$A/cache")
-	if [ -z "$(ls "$A/lists" 2>/dev/null | grep -v partial)" ]; then
+	if [ -z "$(find "$A/lists" -mindepth 1 -maxdepth 1 ! -name '*partial*' 2>/dev/null)" ]; then
 		log "apt-get update for $APT_SUITE (private state in $A)"
 		apt-get "${APT_OPTS[@]}" update -q >/dev/null || die "apt-get update for $APT_SUITE failed"
 	fi

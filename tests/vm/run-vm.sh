@@ -9,8 +9,13 @@
 #             serial port: TAP and exports) and vm-out/<NAME> exports
 # environment:
 #   VM_ACCEL      qemu -accel value (default tcg; tcg,thread=single for
-#                 repeated insmod/rmmod with kretprobes, see DESIGN.md)
+#                 repeated insmod/rmmod with kretprobes, see docs/design.md)
 #   VM_SMP        default 6,sockets=3,cores=2 (>= 3 groups in a domain)
+#   VM_TOPO       a named topology instead of VM_SMP (sets -smp and -numa):
+#                 numa-ring4  4 NUMA nodes of 2 CPUs in a ring: distance 10
+#                             to itself, 20 to its two neighbours, 30 to the
+#                             opposite node (three distances: the NUMA
+#                             domains' groups overlap)
 #   VM_MEM        default 2G
 #   VM_TIMEOUT    seconds before the VM is killed (default 900)
 #   VM_SCENARIOS  comma-separated globs of scenario names to run
@@ -32,6 +37,25 @@ tmo=${VM_TIMEOUT:-900}
 exports=${EXPORT_DIR:-$outdir/vm-out}
 summary=${SUMMARY:-}
 read -ra qextra <<< "${VM_QEMU_EXTRA:-}"
+case ${VM_TOPO:-} in
+'') ;;
+numa-ring4)
+	smp=8,sockets=4,cores=2
+	per=$(( ${mem%G} * 1024 / 4 ))
+	[ "${mem%G}" != "$mem" ] || { echo "run-vm.sh: VM_TOPO=numa-ring4 needs VM_MEM in G (got $mem)" >&2; exit 2; }
+	for n in 0 1 2 3; do
+		qextra+=(-object "memory-backend-ram,id=m$n,size=${per}M"
+			 -numa "node,nodeid=$n,cpus=$((2 * n))-$((2 * n + 1)),memdev=m$n")
+	done
+	for a in 0 1 2 3; do
+		for b in 0 1 2 3; do
+			[ $a -lt $b ] || continue
+			d=20; [ $(( (b - a) % 4 )) -eq 2 ] && d=30
+			qextra+=(-numa "dist,src=$a,dst=$b,val=$d")
+		done
+	done ;;
+*)	echo "run-vm.sh: unknown VM_TOPO '$VM_TOPO' (numa-ring4)" >&2; exit 2 ;;
+esac
 
 mkdir -p "$outdir" "$exports"
 rm -rf "${exports:?}"/*	# no stale exports from an earlier run
@@ -45,7 +69,7 @@ append="$append rdinit=/init vmtest.mode=$mode"
 [ -n "${VM_SCENARIO_TIMEOUT:-}" ] && append="$append vmtest.timeout=$VM_SCENARIO_TIMEOUT"
 [ -n "${VM_APPEND:-}" ] && append="$append $VM_APPEND"
 
-echo "# vm: booting $(basename "$vmlinuz") accel=$accel smp=$smp mem=$mem timeout=${tmo}s"
+echo "# vm: booting $(basename "$vmlinuz") accel=$accel smp=$smp mem=$mem${VM_TOPO:+ topo=$VM_TOPO} timeout=${tmo}s"
 [ ${#qextra[@]} -gt 0 ] && echo "# vm: extra qemu options: ${qextra[*]}"
 echo "# vm: console log $console"
 lockcmd=()
@@ -163,7 +187,7 @@ for h in "$hostdir"/*.sh; do
 	if [ -n "${VM_SCENARIOS:-}" ]; then
 		m=0
 		IFS=, read -ra globs <<< "${VM_SCENARIOS// /,}"
-		# shellcheck disable=SC2053 # glob matching on purpose
+		# shellcheck disable=SC2053 # a glob, on purpose
 		for g in "${globs[@]}"; do [[ $name == $g ]] && m=1; done
 		[ $m -eq 1 ] || continue
 	fi

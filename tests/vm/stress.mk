@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-# Reliability and security stress suite (issue 5), included by the top
+# Reliability and security stress suite, included by the top
 # Makefile after tests/vm/vm.mk.  Guest scenarios: tests/vm/stress/*.sh (the
 # harness's lib.sh plus tests/vm/stress/stress.lib); host checks of the same
 # scenarios: tests/vm/stress/host/*.sh.  Both levels boot the VM test kernel
 # once with -accel tcg,thread=single (QEMU 7.2's multi-threaded TCG hangs on
-# repeated kprobe text patching: DESIGN.md) and the kernel command line
+# repeated kprobe text patching: docs/design.md) and the kernel command line
 # vmtest.suite=stress vmtest.level=full|short slub_nomerge (every slab cache
 # apart, so stress 10 can tell the module's kmalloc memory from the
 # kernel's own caches).
@@ -59,7 +59,7 @@ test-stress-short:
 # `make test`: the closing line counts a fourth suite, and the sub-make that
 # runs test-vm boots the short stress VM first (its failures are counted in
 # the summary, not allowed to stop test-vm).
-test: export SUITES = unit bpf install vm stress
+test: export SUITES = unit bpf lint install vm stress
 test: export STRESS_IN_MAKE_TEST = 1
 ifeq ($(STRESS_IN_MAKE_TEST),1)
 test-vm: stress-in-test

@@ -11,7 +11,9 @@
 #                run queue), sid (7.2); see tests/vm/kernel.sh
 #                [VM_ACCEL=tcg,thread=single]
 #   make test-matrix                   the VM suite on every kernel in MATRIX,
-#                                      then the PREEMPT_RT boot (MATRIX_RT)
+#                                      then the PREEMPT_RT boot (MATRIX_RT);
+#                                      after each kernel the audit model's
+#                                      agreement line (lb_agreement.py)
 #   make test-rt                       the PREEMPT_RT boot alone
 #   make demo                          root vs nested cgroup, side by side
 #   make compare [KERNELS="trixie trixie-backports"] [COMPARE_ROUNDS=3]
@@ -36,7 +38,7 @@ MATRIX            ?= bullseye bookworm trixie trixie-backports sid
 MATRIX_ACCEL      ?= tcg,thread=single
 VM_ENV            := $(CACHE)/$(KERNEL).env
 # the default kernel keeps the historical paths; others get their own
-VM_SUFFIX         := $(if $(filter bookworm,$(KERNEL)),,-$(KERNEL))
+VM_SUFFIX         := $(if $(filter bookworm,$(KERNEL)),,-$(KERNEL))$(if $(VM_TOPO),-$(VM_TOPO))
 # make test-vm too: with the audit's three probes and the static key
 # toggled by scenario 08, one integration run under multi-threaded TCG died
 # with a call to address 0 from softirq right after `enable 1` re-armed them
@@ -56,9 +58,11 @@ VM_FOREIGN_BTF    ?= /sys/kernel/btf/vmlinux
 VM_PROGS          := burn rtspin wr catn modload migdis
 VM_PROG_BINS      := $(addprefix $(BUILD)/progs/,$(VM_PROGS))
 
-export VM_ACCEL VM_TIMEOUT VM_SCENARIOS
+# VM_TOPO: a named topology (run-vm.sh; numa-ring4 for the NUMA scenarios)
+VM_TOPO           ?=
+export VM_ACCEL VM_TIMEOUT VM_SCENARIOS VM_TOPO
 
-# PREEMPT_RT (issue 15): bookworm's RT kernel boots the trace events'
+# PREEMPT_RT: bookworm's RT kernel boots the trace events'
 # scenarios only (one boot, about 25 s), after the module built for it
 # passed scripts/atomic-calls.py (nothing outside that script's list of
 # atomic-safe kernel functions is reachable from the probes).  Debian's RT
@@ -84,7 +88,7 @@ COMPARE_DIR       := $(BUILD)/compare
 DEMO_CONF         ?=
 
 .PHONY: vm-kernel vm-module vm-foreign vm-progs vm-initramfs test-vm test-matrix demo \
-	test-rt test-vm-rt compare
+	test-rt test-vm-rt compare test-vm-numa
 
 $(BUILD)/progs/%: tests/progs/%.c tests/progs/progs.h
 	@mkdir -p $(dir $@)
@@ -148,11 +152,18 @@ test-matrix: deps
 	  $(MAKE) --no-print-directory $$t KERNEL=$$k STRESS_IN_MAKE_TEST=0 VM_ACCEL='$(MATRIX_ACCEL)' \
 	    VM_SCENARIOS="$$sc" VM_SUMMARY=$(BUILD)/results/matrix/$$k.summary; \
 	  echo "# test-matrix: KERNEL=$$k: $$(cat $(BUILD)/results/matrix/$$k.summary) in $$(( $$(date +%s) - t0 )) s"; \
+	  vo=$(BUILD)/vm-out$$([ $$k = bookworm ] || echo -$$k); \
+	  if ls $$vo/lbmodel-*.info >/dev/null 2>&1; then python3 tests/vm/host/lb_agreement.py $$vo; fi; \
 	done; echo "# test-matrix: $$(( $$(date +%s) - start )) s"; \
 	SUITES="$(MATRIX) $(MATRIX_RT)" tests/summarize.sh $(BUILD)/results/matrix
 
 test-rt:
 	@$(MAKE) --no-print-directory test-vm-rt KERNEL=$(MATRIX_RT) VM_SCENARIOS='$(RT_SCENARIOS)'
+
+# The NUMA scenarios on the 4-node ring (three distances: overlapping groups)
+NUMA_SCENARIOS    ?= 39*
+test-vm-numa:
+	@$(MAKE) --no-print-directory test-vm VM_TOPO=numa-ring4 VM_SCENARIOS='$(NUMA_SCENARIOS)'
 
 # (KERNEL= an RT kernel) the static check of the module built for it, then the boot
 test-vm-rt: $(BUILD)/sched-shadow
@@ -163,12 +174,12 @@ test-vm-rt: $(BUILD)/sched-shadow
 	@$(MAKE) --no-print-directory test-vm VM_KO=$(VM_DIR)/checked.ko
 
 # The demo keeps its logs, exports, report and plots in build/demo/
-# (tests/vm/demo.sh in the guest, tests/vm/demo-report.py on the host).
+# (tests/vm/demo.sh in the guest, tests/vm/demo-report.sh on the host).
 demo:
 	@$(MAKE) --no-print-directory vm-initramfs $(BUILD)/sched-shadow
 	@. $(VM_ENV) && EXPORT_DIR=$(BUILD)/demo/vm-out VM_SCENARIOS= \
 		tests/vm/run-vm.sh demo $$VM_VMLINUZ $(VM_INITRD) $(BUILD)/demo
-	@python3 tests/vm/demo-report.py --cli $(BUILD)/sched-shadow $(BUILD)/demo
+	@tests/vm/demo-report.sh --cli $(BUILD)/sched-shadow $(BUILD)/demo
 
 # The demo's workload on each of KERNELS, COMPARE_ROUNDS rounds in one boot
 # per kernel, then one side-by-side report (tests/vm/compare-report.py):

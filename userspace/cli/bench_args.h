@@ -8,6 +8,9 @@
 
 #include <stdio.h>
 #include "cli/bench_work.h"
+#include "cli/options.h"
+
+extern const struct cli_spec bench_spec;
 
 void bench_opts_default(struct bench_opts *o);
 /*

@@ -5,7 +5,7 @@
  * M message threads, each owning W workers.  Every round a message
  * thread takes a CLOCK_MONOTONIC timestamp and wakes each of its workers
  * that is waiting (futex); a worker records now - timestamp as its
- * wakeup latency, burns C us of its own CPU time, and waits again.  A
+ * wakeup latency, burns -c us of its own CPU time, and waits again.  A
  * worker still busy when its message thread comes round is skipped that
  * round (counted).  Message threads sleep S us between rounds.
  */
@@ -21,9 +21,9 @@
 struct bench_opts {
 	long msg_threads;	/* -m */
 	long workers;		/* -t, per message thread */
-	long burn_us;		/* -C */
+	long burn_us;		/* -c */
 	long sleep_us;		/* -s */
-	double duration_s;	/* -d */
+	double duration_s;	/* -r */
 	const char *cgroup;	/* --cgroup PATH (relative to the cgroup2 mount) */
 	long weight;		/* --weight, 0 = leave the default */
 	int json;

@@ -8,7 +8,8 @@
  * before parsing, main.c may call several commands in one process in
  * tests).  A subcommand returns the process exit status (CLI_EXIT_*).
  *
- * Output: every reporting subcommand takes --json (schema
+ * Options: one table per command (options.h), parsed by cli_options().
+ * Output: every reporting subcommand takes -j/--json (schema
  * "sched_shadow/v1", see docs/cli.md) and --prom (Prometheus text
  * exposition); the emitters below turn a parsed debugfs table into
  * either, so `run` can reuse them for its report.
@@ -21,6 +22,7 @@
 #include "cli/dbgfs.h"
 #include "cli/json.h"
 #include "cli/prom.h"
+#include "cli/options.h"
 
 #define CLI_NAME		"sched-shadow"
 #ifndef CLI_VERSION		/* from the top-level VERSION file (cli.mk) */
@@ -29,17 +31,19 @@
 #define CLI_JSON_SCHEMA		"sched_shadow/v1"
 #define CLI_DEFAULT_DEBUGFS	"/sys/kernel/debug/sched_shadow"
 #define CLI_DEBUGFS_ENV		"SCHED_SHADOW_DEBUGFS"
+/* run sets it for CMD: a file where CMD may write its JSON result (bench does) */
+#define CLI_RESULT_ENV		"SCHED_SHADOW_RESULT"
 /* CSV header written by `record` and required by `plot`. */
 #define CLI_RECORD_HEADER \
 	"time_s,cpu,load_avg,runnable_avg,util_avg,shadow,shadow_avg,nr_running," \
 	"lb_right,lb_wrong,lb_missed,lb_none"
 
-/* Exit statuses shared by all subcommands (run passes CMD's through). */
+/* Exit statuses shared by all subcommands (run passes CMD's through; docs/cli.md). */
 enum {
 	CLI_EXIT_OK		= 0,
 	CLI_EXIT_FAIL		= 1,	/* runtime error (I/O, parse, gnuplot failed) */
 	CLI_EXIT_NOMODULE	= 2,	/* module not loaded / debugfs not mounted */
-	CLI_EXIT_NOTOOL		= 3,	/* external tool (gnuplot) missing */
+	CLI_EXIT_NOTOOL		= 3,	/* external tool (gnuplot) or build feature missing */
 	CLI_EXIT_USAGE		= 64,	/* bad command line (sysexits EX_USAGE) */
 };
 
@@ -53,11 +57,18 @@ enum cli_format {
 struct cli_global {
 	const char *prog;		/* argv[0] of the process */
 	const char *debugfs;		/* --debugfs DIR, $SCHED_SHADOW_DEBUGFS, or default */
-	int verbose;
+	int verbose;			/* -v: files read and written, libbpf's messages */
+	int json;			/* -j/--json or -p/--pretty (global or the command's) */
+	const char *cmd;		/* the command running, for messages */
+	char last_err[512];		/* the last error said, for {"error": ...} under -j */
+	int doc_written;		/* the command wrote its document (to a file: run -o) */
 };
 extern struct cli_global cli;
 
-/* Subcommands; cmd_run and cmd_bench live in cmd_run.c / cmd_bench.c. */
+/* The whole CLI (main() calls it; host tests too). */
+int cli_main(int argc, char **argv);
+
+/* Subcommands, one cmd_X.c each (report and compare: cmd_report.c). */
 int cmd_status(int argc, char **argv);
 int cmd_cpus(int argc, char **argv);
 int cmd_groups(int argc, char **argv);
@@ -69,37 +80,37 @@ int cmd_record(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+
+/* Each command's option table and help (options.h), next to its code. */
+extern const struct cli_spec status_spec, cpus_spec, groups_spec, lb_spec, lb_attempts_spec,
+	watch_spec, reset_spec, record_spec, plot_spec, run_spec, bench_spec, report_spec,
+	compare_spec;
 
 /*
- * Options every subcommand may accept: put CLI_COMMON_LONGOPTS into the
- * getopt_long table and hand unknown codes to cli_common_opt().
- *   --debugfs DIR   override the debugfs directory
- *   --json / --prom output format (reporting subcommands only; pass
- *                   fmt == NULL to reject them)
+ * Parse a command's options by its spec (options.h): the shared ones
+ * are applied (--debugfs to cli.debugfs; -j, -p, --prom to *fmt, which
+ * starts as the global -j says), each of the command's own goes to fn.
+ * Returns the index of the first operand, or CLI_OPTS_HELP (usage
+ * printed: return CLI_EXIT_OK) or CLI_OPTS_ERROR (message printed:
+ * return CLI_EXIT_USAGE).  fmt may be NULL for a command without -j.
  */
-enum {
-	CLI_OPT_DEBUGFS = 0x1000,
-	CLI_OPT_JSON,
-	CLI_OPT_PROM,
-	CLI_OPT_HELP = 'h',
-};
-#define CLI_COMMON_LONGOPTS \
-	{ "debugfs", required_argument, NULL, CLI_OPT_DEBUGFS }, \
-	{ "json",    no_argument,       NULL, CLI_OPT_JSON }, \
-	{ "prom",    no_argument,       NULL, CLI_OPT_PROM }, \
-	{ "help",    no_argument,       NULL, CLI_OPT_HELP }
+enum { CLI_OPTS_HELP = -1, CLI_OPTS_ERROR = -2 };
+int cli_options(const struct cli_spec *spec, int argc, char **argv,
+		int (*fn)(void *ctx, int key, const char *val, char *err, size_t errlen),
+		void *ctx, enum cli_format *fmt);
+/* The exit status for cli_options()'s negative returns. */
+#define CLI_OPTS_EXIT(i) ((i) == CLI_OPTS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE)
 
-/*
- * Handle a common option code returned by getopt_long.  Returns 1 when
- * handled, 0 when `c` is not a common option, -1 on a usage error
- * (message already printed; return CLI_EXIT_USAGE).
- */
-int cli_common_opt(const char *cmd, int c, const char *arg, enum cli_format *fmt);
-
-/* "status: unknown option ..." style message + hint, returns CLI_EXIT_USAGE. */
+/* "sched-shadow CMD: ..." and "Try 'sched-shadow help CMD'." on stderr; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* One-line "sched-shadow CMD: ..." error on stderr. */
+/*
+ * One-line "sched-shadow CMD: ..." error on stderr, the one prefix every
+ * message has.  Under -j the last one also becomes the {"error": ...}
+ * object on stdout when the command fails without writing a document.
+ */
 void cli_err(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -5,6 +5,7 @@
  * requests per second.  With --cgroup it runs in a cgroup v2 directory it
  * creates (and removes at exit), optionally with a cpu.weight.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,14 +38,14 @@ static void bench_print_text(const struct bench_opts *o, const struct bench_resu
 		printf("weight %ld: %s\n", o->weight, cg->weight_applied ? "applied" : cg->note);
 }
 
-static void bench_print_json(const struct bench_opts *o, const struct bench_result *r,
+static void bench_print_json(FILE *f, const struct bench_opts *o, const struct bench_result *r,
 			     const struct cg_handle *cg, int removed)
 {
 	const struct lat_fine *h = &r->lat;
 	struct json_writer w;
 	int i;
 
-	json_init(&w, stdout, 1);
+	json_init(&w, f, 1);
 	emit_json_header(&w, "bench");
 	json_key(&w, "params");
 	json_obj_begin(&w);
@@ -104,6 +105,9 @@ int cmd_bench(int argc, char **argv)
 		return CLI_EXIT_OK;
 	if (rc < 0)
 		return cli_usage_error("bench", "%s", err);
+	if (o.json)
+		cli.json = 1;
+	o.json = cli.json;
 
 	r = malloc(sizeof(*r));
 	if (!r) {
@@ -138,10 +142,24 @@ cleanup:
 			cli_err("bench", "could not remove cgroup %s", cg.dir);
 	}
 	if (status == CLI_EXIT_OK) {
+		const char *res = getenv(CLI_RESULT_ENV);
+
 		if (o.json)
-			bench_print_json(&o, r, &cg, removed);
+			bench_print_json(stdout, &o, r, &cg, removed);
 		else
 			bench_print_text(&o, r, &cg);
+		/* under `run`: the JSON result for its report too */
+		if (res && *res) {
+			FILE *f = fopen(res, "we");
+
+			if (f) {
+				bench_print_json(f, &o, r, &cg, removed);
+				if (fclose(f))
+					cli_err("bench", "%s: %s", res, strerror(errno));
+			} else {
+				cli_err("bench", "%s (%s): %s", res, CLI_RESULT_ENV, strerror(errno));
+			}
+		}
 	}
 	free(r);
 	return status;

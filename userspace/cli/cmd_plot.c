@@ -347,49 +347,60 @@ static const char *ext_of(const char *p)
 	return dot && !strchr(dot, '/') ? dot + 1 : "";
 }
 
+static const struct cli_opt plot_opts[] = {
+	{ 'o', "output", CLI_VAL_FILE, "FILE", "the picture; .png or .svg picks the format", NULL },
+	{ 'k', "keep", CLI_VAL_NONE, NULL, "keep the generated gnuplot script and data (path on stderr)", NULL },
+	{ 0 }
+};
+
+const struct cli_spec plot_spec = {
+	.name = "plot",
+	.synopsis = "FILE.csv",
+	.summary = "plot a recorded CSV with gnuplot (PNG or SVG)",
+	.help = "Draw a record CSV with gnuplot: per CPU real load_avg vs shadow and\n"
+		"shadow_avg over time, and verdict rates per second.  gnuplot comes from\n"
+		"$GNUPLOT or PATH (Debian: apt-get install gnuplot-nox); without it exit 3.",
+	.opts = plot_opts,
+	.operand = CLI_VAL_FILE,
+};
+
+struct plot_args {
+	const char *out;
+	int keep;
+};
+
+static int plot_opt(void *ctx, int key, const char *val, char *err, size_t errlen)
+{
+	struct plot_args *a = ctx;
+
+	(void)err;
+	(void)errlen;
+	if (key == 'o')
+		a->out = val;
+	else
+		a->keep = 1;
+	return 0;
+}
+
 int cmd_plot(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "keep", no_argument, NULL, 'k' },
-		CLI_COMMON_LONGOPTS, { 0 }
-	};
 	char gp[4096], dir[] = "/tmp/sched-shadow-plot.XXXXXX", data[64], script[64];
-	const char *in, *out = NULL, *term;
+	const char *in, *out, *term;
+	struct plot_args a = { 0 };
 	struct plot_data d;
 	struct stat st;
-	int c, rc, keep = 0;
+	int rc, keep, i;
 
-	while ((c = getopt_long(argc, argv, "ho:k", opts, NULL)) != -1) {
-		switch (c) {
-		case CLI_OPT_HELP:
-			printf("usage: %s plot FILE.csv -o FILE.png|FILE.svg [-k]\n"
-			       "Draw a `%s record` CSV with gnuplot: per CPU real load_avg vs\n"
-			       "shadow and shadow_avg over time, and verdict rates per second.\n"
-			       "  -o FILE  output; the extension picks PNG or SVG\n"
-			       "  -k       keep the generated gnuplot script and data (path on stderr)\n"
-			       "gnuplot comes from $GNUPLOT or PATH (Debian: apt-get install gnuplot-nox).\n",
-			       CLI_NAME, CLI_NAME);
-			return CLI_EXIT_OK;
-		case 'o':
-			out = optarg;
-			break;
-		case 'k':
-			keep = 1;
-			break;
-		default:
-			rc = cli_common_opt("plot", c, optarg, NULL);
-			if (rc < 0)
-				return CLI_EXIT_USAGE;
-			if (rc == 0)
-				return cli_usage_error("plot", "unexpected option");
-		}
-	}
-	if (optind >= argc)
+	i = cli_options(&plot_spec, argc, argv, plot_opt, &a, NULL);
+	if (i < 0)
+		return CLI_OPTS_EXIT(i);
+	out = a.out;
+	keep = a.keep;
+	if (i >= argc)
 		return cli_usage_error("plot", "missing input FILE.csv");
-	if (optind + 1 < argc)
-		return cli_usage_error("plot", "unexpected argument '%s'", argv[optind + 1]);
-	in = argv[optind];
+	if (i + 1 < argc)
+		return cli_usage_error("plot", "unexpected argument '%s'", argv[i + 1]);
+	in = argv[i];
 	if (!out || !*out)
 		return cli_usage_error("plot", "-o FILE.png|FILE.svg is required");
 	if (!strcasecmp(ext_of(out), "png"))

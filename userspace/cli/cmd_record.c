@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/features.h"
 #include "cli/pfrec.h"
 
 static volatile sig_atomic_t record_stop;
@@ -23,20 +24,6 @@ static void record_sig(int sig)
 {
 	(void)sig;
 	record_stop = 1;
-}
-
-static void record_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s record -i INTERVAL {-o FILE.csv | --perfetto FILE | both}\n"
-		"                  [-d DURATION | -n SAMPLES] [--debugfs DIR]\n"
-		"Sample the module every INTERVAL seconds (fractions allowed) into a CSV file,\n"
-		"one row per CPU per sample; stops after DURATION seconds, SAMPLES samples,\n"
-		"or on Ctrl-C.  Header:\n  %s\n"
-		"--perfetto FILE also writes the samples as a Perfetto trace (counter tracks\n"
-		"per CPU and per cgroup level, one instant per lb verdict); open it in\n"
-		"ui.perfetto.dev.  The file appears only when the recording succeeded.\n",
-		CLI_NAME, CLI_RECORD_HEADER);
 }
 
 static void cell(FILE *f, const struct dbgfs_table *t, int r, const char *col)
@@ -104,63 +91,95 @@ static int record_sample(FILE *out, struct pfrec *pf, double t, uint64_t ts_ns)
 	return out && ferror(out) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
+static const struct cli_opt record_opts[] = {
+	{ 'i', "interval", CLI_VAL_WORD, "SECONDS", "sampling interval (default 1; fractions allowed)", NULL },
+	{ 'o', "output", CLI_VAL_FILE, "FILE.csv", "the CSV file, one row per CPU per sample", NULL },
+	{ 'd', "duration", CLI_VAL_WORD, "SECONDS", "stop after SECONDS", NULL },
+	{ 'n', "samples", CLI_VAL_WORD, "N", "stop after N samples", NULL },
+	{ CLI_KEY_LONG, "perfetto", CLI_VAL_FILE, "FILE",
+	  "also write the samples as a Perfetto trace (counter tracks, lb verdict instants)", NULL },
+	{ 0 }
+};
+
+const struct cli_spec record_spec = {
+	.name = "record",
+	.summary = "record a per-CPU time series to CSV",
+	.help = "Sample the module every interval into a CSV file (for plot), one row per CPU\n"
+		"per sample, until the duration, the sample count, or Ctrl-C; the columns are\n"
+		"in docs/cli.md (time_s, cpu, the load signals, the verdict counters).\n"
+		"--perfetto FILE also writes the samples as a Perfetto trace; either -o or\n"
+		"--perfetto is needed.  The trace appears only when the recording succeeded.",
+	.opts = record_opts,
+	.flags = CLI_SPEC_DEBUGFS,
+};
+
+struct record_args {
+	double interval, duration;
+	long samples;
+	const char *outpath, *pfpath;
+};
+
+static int record_opt(void *ctx, int key, const char *val, char *err, size_t errlen)
+{
+	struct record_args *a = ctx;
+
+	switch (key) {
+	case 'i':
+		if (cli_parse_interval(val, &a->interval)) {
+			snprintf(err, errlen, "bad interval '%s' (seconds > 0)", val);
+			return -1;
+		}
+		break;
+	case 'd':
+		if (cli_parse_interval(val, &a->duration)) {
+			snprintf(err, errlen, "bad duration '%s' (seconds > 0)", val);
+			return -1;
+		}
+		break;
+	case 'n':
+		if (cli_parse_count(val, &a->samples)) {
+			snprintf(err, errlen, "bad sample count '%s' (>= 1)", val);
+			return -1;
+		}
+		break;
+	case 'o':
+		a->outpath = val;
+		break;
+	case CLI_KEY_LONG:
+		a->pfpath = val;
+		break;
+	}
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "samples", required_argument, NULL, 'n' },
-		{ "perfetto", required_argument, NULL, 'P' },
-		CLI_COMMON_LONGOPTS, { 0 }
-	};
-	double interval = 1.0, duration = 0, t0, next;
+	struct record_args a = { .interval = 1.0 };
+	double interval, duration, t0, next;
 	int64_t boot_off;
-	long samples = 0, n = 0;
-	const char *outpath = NULL, *pfpath = NULL;
+	long samples, n = 0;
+	const char *outpath, *pfpath;
 	struct pfrec pfr, *pf = NULL;
 	struct sigaction sa;
 	char err[512];
 	FILE *out = NULL;
-	int c, rc;
+	int rc, i;
 
-	while ((c = getopt_long(argc, argv, "hi:o:d:n:", opts, NULL)) != -1) {
-		switch (c) {
-		case CLI_OPT_HELP:
-			record_usage(stdout);
-			return CLI_EXIT_OK;
-		case 'i':
-			if (cli_parse_interval(optarg, &interval))
-				return cli_usage_error("record", "bad interval '%s' (seconds > 0)", optarg);
-			break;
-		case 'd':
-			if (cli_parse_interval(optarg, &duration))
-				return cli_usage_error("record", "bad duration '%s' (seconds > 0)", optarg);
-			break;
-		case 'n':
-			if (cli_parse_count(optarg, &samples))
-				return cli_usage_error("record", "bad sample count '%s' (>= 1)", optarg);
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case 'P':
-			if (!*optarg)
-				return cli_usage_error("record", "--perfetto needs a file name");
-			pfpath = optarg;
-			break;
-		case ':':
-			return cli_usage_error("record", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			rc = cli_common_opt("record", c, optarg, NULL);
-			if (rc < 0)
-				return CLI_EXIT_USAGE;
-			if (rc == 0)
-				return cli_usage_error("record", "unexpected option");
-		}
+	i = cli_options(&record_spec, argc, argv, record_opt, &a, NULL);
+	if (i < 0)
+		return CLI_OPTS_EXIT(i);
+	if (i < argc)
+		return cli_usage_error("record", "unexpected argument '%s'", argv[i]);
+	if (a.pfpath && !cli_feature("perfetto")->built) {
+		cli_err("record", "--perfetto: built without Perfetto traces: %s",
+			cli_feature("perfetto")->why);
+		return CLI_EXIT_NOTOOL;
 	}
-	if (optind < argc)
-		return cli_usage_error("record", "unexpected argument '%s'", argv[optind]);
+	interval = a.interval;
+	duration = a.duration;
+	samples = a.samples;
+	outpath = a.outpath;
+	pfpath = a.pfpath;
 	if ((!outpath || !*outpath) && !pfpath)
 		return cli_usage_error("record", "-o FILE.csv (or --perfetto FILE) is required");
 	if (outpath && !*outpath)

@@ -2,36 +2,53 @@
 /* `reset`: write 1 to <debugfs>/reset, clearing counters and statistics. */
 #include "cli/cli.h"
 
+static const struct cli_opt reset_opts[] = {
+	{ 'q', "quiet", CLI_VAL_NONE, NULL, "no confirmation line", NULL },
+	{ 0 }
+};
+
+const struct cli_spec reset_spec = {
+	.name = "reset",
+	.summary = "clear the module's counters and statistics",
+	.help = "Clear the module's counters and statistics (writes 1 to its reset file).",
+	.opts = reset_opts,
+	.flags = CLI_SPEC_DEBUGFS | CLI_SPEC_JSON,
+};
+
+static int reset_opt(void *ctx, int key, const char *val, char *err, size_t errlen)
+{
+	(void)key;
+	(void)val;
+	(void)err;
+	(void)errlen;
+	*(int *)ctx = 1;
+	return 0;
+}
+
 int cmd_reset(int argc, char **argv)
 {
-	static const struct option opts[] = { CLI_COMMON_LONGOPTS, { 0 } };
+	enum cli_format fmt = CLI_FMT_TEXT;
 	struct dbgfs_error err;
-	int c, rc, quiet = 0;
+	int rc, quiet = 0, i;
 
-	while ((c = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
-		if (c == CLI_OPT_HELP) {
-			printf("usage: %s reset [-q] [--debugfs DIR]\n"
-			       "Clear the module's counters and statistics (writes 1 to %s/reset).\n"
-			       "  -q  no confirmation line\n", CLI_NAME, CLI_DEFAULT_DEBUGFS);
-			return CLI_EXIT_OK;
-		}
-		if (c == 'q') {
-			quiet = 1;
-			continue;
-		}
-		rc = cli_common_opt("reset", c, optarg, NULL);
-		if (rc < 0)
-			return CLI_EXIT_USAGE;
-		if (rc == 0)
-			return cli_usage_error("reset", "unexpected option");
-	}
-	if (optind < argc)
-		return cli_usage_error("reset", "unexpected argument '%s'", argv[optind]);
+	i = cli_options(&reset_spec, argc, argv, reset_opt, &quiet, &fmt);
+	if (i < 0)
+		return CLI_OPTS_EXIT(i);
+	if (i < argc)
+		return cli_usage_error("reset", "unexpected argument '%s'", argv[i]);
 	rc = dbgfs_write(cli.debugfs, "reset", "1\n", &err);
 	if (rc) {
 		cli_err("reset", "%s", err.msg);
-		return rc == DBGFS_ENOMODULE || rc == DBGFS_ENODEBUGFS || rc == DBGFS_EACCES ?
-			CLI_EXIT_NOMODULE : CLI_EXIT_FAIL;
+		return cli_exit_for(rc);
+	}
+	if (fmt == CLI_FMT_JSON) {
+		struct json_writer w;
+
+		json_init(&w, stdout, 1);
+		emit_json_header(&w, "reset");
+		json_kv_bool(&w, "reset", true);
+		json_obj_end(&w);
+		return json_end(&w) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 	}
 	if (!quiet)
 		printf("sched_shadow counters reset\n");

@@ -10,13 +10,16 @@
  * The JSON schema is documented in docs/cli-run.md.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "cli/cli.h"
+#include "cli/features.h"
 #include "cli/cgroup.h"
 #include "cli/latency.h"
 #include "cli/report.h"
@@ -28,22 +31,79 @@ struct run_state {
 	struct run_opts o;
 	struct report r;
 	struct run_trace *trace;	/* --perfetto */
+	int paused;			/* the module's enable is 0 by us: set it back to 1 */
+	FILE *out;			/* -o FILE, else stdout */
+	char result_tmp[64];		/* the file offered to CMD in $SCHED_SHADOW_RESULT */
 };
+
+/*
+ * The report's window is cut by pausing the module (its enable file):
+ * paused, it neither counts nor traces, so the reset, the schedstat
+ * baseline and the tracefs instance all start from the same point, and
+ * at the end the counters, schedstat and the last lb_verdict record all
+ * stop at the same point.  The trace's verdict instants then equal the
+ * report's judged attempts.  A module the user had disabled is left so.
+ */
+static int run_enable_read(void)
+{
+	char path[4096 + 16], buf[8] = "";
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/enable", cli.debugfs);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 && buf[0] == '1' ? 1 : n > 0 && buf[0] == '0' ? 0 : -1;
+}
+
+static void run_pause(struct run_state *s, int pause)
+{
+	struct dbgfs_error err;
+
+	if (pause && run_enable_read() != 1)
+		return;
+	if (!pause && !s->paused)
+		return;
+	if (dbgfs_write(cli.debugfs, "enable", pause ? "0" : "1", &err)) {
+		if (s->trace)
+			cli_err("run", "could not %s the module (%s): the trace's verdicts may differ "
+				"from the report's attempts at the edges", pause ? "pause" : "resume",
+				err.msg);
+		return;
+	}
+	s->paused = pause;
+}
+
+/* The module is there (or --no-module); 0, or the exit status after saying why not. */
+static int run_module_probe(struct run_state *s)
+{
+	struct report_module *m = &s->r.module;
+	struct dbgfs_error err;
+	int rc;
+
+	if (!s->o.module) {
+		snprintf(m->why, sizeof(m->why), "--no-module");
+		return 0;
+	}
+	rc = dbgfs_probe_root(cli.debugfs, &err);
+	if (rc) {
+		cli_err("run", "%s (or run --no-module: BPF and /proc/schedstat only)", err.msg);
+		return cli_exit_for(rc);
+	}
+	m->loaded = 1;
+	return 0;
+}
 
 static void run_module_start(struct report *r)
 {
 	struct report_module *m = &r->module;
 	struct dbgfs_error err;
 
-	if (dbgfs_probe_root(cli.debugfs, &err)) {
-		/* Always say "module not loaded", plus what the probe found */
-		if (strstr(err.msg, "not loaded"))
-			snprintf(m->why, sizeof(m->why), "%s", err.msg);
-		else
-			snprintf(m->why, sizeof(m->why), "module not loaded (%s)", err.msg);
+	if (!m->loaded)
 		return;
-	}
-	m->loaded = 1;
 	if (dbgfs_write(cli.debugfs, "reset", "1", &err))
 		snprintf(m->why, sizeof(m->why), "reset failed: %s", err.msg);
 	else
@@ -71,6 +131,8 @@ static int run_child(struct run_state *s)
 			cli_err("run", "%s", err);
 			_exit(126);
 		}
+		if (s->result_tmp[0])
+			setenv(CLI_RESULT_ENV, s->result_tmp, 1);
 		execvp(s->o.cmd[0], s->o.cmd);
 		cli_err("run", "%s: %s", s->o.cmd[0], strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);
@@ -132,10 +194,49 @@ int cmd_run(int argc, char **argv)
 	}
 	if (s->o.debugfs)
 		cli.debugfs = s->o.debugfs;
+	if (s->o.fmt == RUN_FMT_JSON)
+		cli.json = 1;
+	else if (cli.json)
+		s->o.fmt = RUN_FMT_JSON;
 	r->debugfs = cli.debugfs;
 	r->cmd = s->o.cmd;
 	r->latency.requested = s->o.bpf;
+	r->label = s->o.label;
+	r->note = s->o.note;
+	r->result.file = s->o.result;
+	s->out = stdout;
 
+	if (s->o.perfetto && !cli_feature("perfetto")->built) {
+		cli_err("run", "--perfetto: built without Perfetto traces: %s",
+			cli_feature("perfetto")->why);
+		status = CLI_EXIT_NOTOOL;
+		goto cleanup;
+	}
+	/* Without the module (and no --no-module) nothing is touched */
+	status = run_module_probe(s);
+	if (status)
+		goto cleanup;
+	status = CLI_EXIT_FAIL;
+	/* -o: an unwritable place fails before anything is touched */
+	if (s->o.output) {
+		s->out = fopen(s->o.output, "we");
+		if (!s->out) {
+			cli_err("run", "%s: %s", s->o.output, strerror(errno));
+			s->out = stdout;
+			goto cleanup;
+		}
+	}
+	/* a file CMD may write its JSON result to (unless --result names one) */
+	if (!s->o.result) {
+		int fd;
+
+		snprintf(s->result_tmp, sizeof(s->result_tmp), "/tmp/sched-shadow-result.XXXXXX");
+		fd = mkstemp(s->result_tmp);
+		if (fd < 0)
+			s->result_tmp[0] = 0;
+		else
+			close(fd);
+	}
 	/* The trace file first: an unwritable place fails before anything is touched */
 	if (s->o.perfetto) {
 		s->trace = calloc(1, sizeof(*s->trace));
@@ -155,9 +256,12 @@ int cmd_run(int argc, char **argv)
 		}
 		r->cg_used = 1;
 	}
+	if (r->module.loaded)
+		run_pause(s, 1);
 	run_module_start(r);
-	if (!r->module.loaded)
-		cli_err("run", "%s; continuing with BPF and /proc/schedstat only", r->module.why);
+	/* the verdict records from tracefs, from the same point as the counters */
+	if (s->trace)
+		run_trace_start(s->trace, r->module.loaded);
 
 	/*
 	 * Baseline of the kernel's own counters (which need the schedstats key
@@ -185,8 +289,7 @@ int cmd_run(int argc, char **argv)
 		r->schedstat.ok = rc == 0;
 	}
 
-	if (s->trace)
-		run_trace_start(s->trace, r->module.loaded);
+	run_pause(s, 0);
 
 	if (s->o.bpf) {
 		b = lat_bpf_start(r->latency.why, sizeof(r->latency.why));
@@ -197,6 +300,11 @@ int cmd_run(int argc, char **argv)
 
 	if (run_child(s))
 		goto cleanup;
+	/* stop counting and tracing: schedstat, the tables and the trace end here */
+	if (r->module.loaded)
+		run_pause(s, 1);
+	if (s->trace)
+		run_trace_stop_verdicts(s->trace);
 
 	if (r->schedstat.ok) {
 		char why[REPORT_WHY_LEN];
@@ -210,9 +318,21 @@ int cmd_run(int argc, char **argv)
 	}
 	/* right after the schedstat copy: the same window */
 	report_collect_module(r, cli.debugfs);
+	run_pause(s, 0);
 	schedstat_restore(SCHEDSTAT_SYSCTL, ss_prev);
 	ss_prev = -1;
 	report_latency_collect(r, b);
+	if (s->o.result) {
+		report_result_collect(r, s->o.result);
+	} else if (s->result_tmp[0]) {
+		struct stat st;
+
+		/* CMD wrote a result: embed it (a file left empty means none) */
+		if (stat(s->result_tmp, &st) == 0 && st.st_size > 0) {
+			r->result.file = "$" CLI_RESULT_ENV;
+			report_result_collect(r, s->result_tmp);
+		}
+	}
 	if (r->cg_used && r->cg.ncreated) {
 		r->cg_created = 1;
 		r->cg_removed = cg_remove(&r->cg) == 0;
@@ -235,17 +355,26 @@ int cmd_run(int argc, char **argv)
 
 	switch (s->o.fmt) {
 	case RUN_FMT_JSON:
-		report_print_json(r, stdout);
+		report_print_json(r, s->out);
 		break;
 	case RUN_FMT_PROM:
-		report_print_prom(r, stdout);
+		report_print_prom(r, s->out);
 		break;
 	default:
-		report_print_text(r, stdout);
+		report_print_text(r, s->out);
 	}
-	fflush(stdout);
 	status = trace_failed ? CLI_EXIT_FAIL : r->exit_status;
+	cli.doc_written = 1;	/* CMD's status passes through: no {"error"} for it */
+	if (fflush(s->out) || ferror(s->out)) {
+		cli_err("run", "%s: %s", s->o.output ? s->o.output : "stdout", strerror(errno));
+		status = CLI_EXIT_FAIL;
+	}
 cleanup:
+	if (s->out && s->out != stdout)
+		fclose(s->out);
+	if (s->result_tmp[0])
+		unlink(s->result_tmp);
+	run_pause(s, 0);
 	if (s->trace) {
 		run_trace_abort(s->trace);
 		free(s->trace);

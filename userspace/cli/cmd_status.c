@@ -85,15 +85,15 @@ static void sum_cpus(const struct dbgfs_table *cpus, struct status_sum *s)
 	}
 }
 
-static void status_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s status [--json|--prom] [--debugfs DIR]\n"
-		"Module loaded or not, kernel, active hooks and features, counters at a glance.\n"
-		"Exit status 2 when the module is not loaded or debugfs is unavailable\n"
-		"(--json/--prom still print a document saying so).\n",
-		CLI_NAME);
-}
+const struct cli_spec status_spec = {
+	.name = "status",
+	.summary = "module state, features and counters at a glance",
+	.help = "Whether the module is loaded, the kernel and BTF it was built for, its hooks\n"
+		"and features, and the headline counters.  Exit status 2 when the module is\n"
+		"not loaded or debugfs is not available; -j and --prom still print a document\n"
+		"saying so.",
+	.flags = CLI_SPEC_DEBUGFS | CLI_SPEC_JSON | CLI_SPEC_PROM,
+};
 
 static void print_kv_group(const struct dbgfs_table *info, const char *label, const char *pfx)
 {
@@ -261,26 +261,17 @@ static void status_prom(const struct dbgfs_table *info, const struct dbgfs_table
 
 int cmd_status(int argc, char **argv)
 {
-	static const struct option opts[] = { CLI_COMMON_LONGOPTS, { 0 } };
 	enum cli_format fmt = CLI_FMT_TEXT;
 	struct dbgfs_table info, cpus, lb;
 	struct dbgfs_error err;
 	struct status_sum s;
-	int c, rc, have_cpus, have_lb;
+	int rc, have_cpus, have_lb, i;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == CLI_OPT_HELP) {
-			status_usage(stdout);
-			return CLI_EXIT_OK;
-		}
-		rc = cli_common_opt("status", c, optarg, &fmt);
-		if (rc < 0)
-			return CLI_EXIT_USAGE;
-		if (rc == 0)
-			return cli_usage_error("status", "unexpected option");
-	}
-	if (optind < argc)
-		return cli_usage_error("status", "unexpected argument '%s'", argv[optind]);
+	i = cli_options(&status_spec, argc, argv, NULL, NULL, &fmt);
+	if (i < 0)
+		return CLI_OPTS_EXIT(i);
+	if (i < argc)
+		return cli_usage_error("status", "unexpected argument '%s'", argv[i]);
 
 	rc = dbgfs_load(cli.debugfs, "info", &info, &err);
 	if (rc) {

@@ -350,24 +350,9 @@ void emit_info_prom(struct prom_writer *p, const struct dbgfs_table *info)
 
 struct table_cmd {
 	const char *name;	/* subcommand and file */
-	const char *what;
+	const struct cli_spec *spec;
 	void (*prom)(struct prom_writer *, const struct dbgfs_table *);
 };
-
-static void table_usage(const struct table_cmd *tc, FILE *f)
-{
-	fprintf(f,
-		"usage: %s %s [--json|--prom] [--debugfs DIR]\n"
-		"Print the module's %s table (%s/%s).\n"
-		"  --json          JSON (schema %s, see docs/cli.md)\n"
-		"  --prom          Prometheus text exposition\n"
-		"  --debugfs DIR   read from DIR instead of %s\n",
-		CLI_NAME, tc->name, tc->what, "<debugfs>", tc->name, CLI_JSON_SCHEMA,
-		CLI_DEFAULT_DEBUGFS);
-	if (!strcmp(tc->name, "lb"))
-		fprintf(f, "When the audit is inactive (no lb file) the reason from info is "
-			"printed and the exit status is 0.\n");
-}
 
 /* lb absent: say why (from info) and succeed. */
 static int lb_unavailable(const char *name, enum cli_format fmt)
@@ -449,25 +434,16 @@ static void groups_notes(FILE *out)
 
 static int run_table_cmd(const struct table_cmd *tc, int argc, char **argv)
 {
-	static const struct option opts[] = { CLI_COMMON_LONGOPTS, { 0 } };
 	enum cli_format fmt = CLI_FMT_TEXT;
 	struct dbgfs_table t;
 	struct dbgfs_error err;
-	int c, rc;
+	int rc, i;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == CLI_OPT_HELP) {
-			table_usage(tc, stdout);
-			return CLI_EXIT_OK;
-		}
-		rc = cli_common_opt(tc->name, c, optarg, &fmt);
-		if (rc < 0)
-			return CLI_EXIT_USAGE;
-		if (rc == 0)
-			return cli_usage_error(tc->name, "unexpected option");
-	}
-	if (optind < argc)
-		return cli_usage_error(tc->name, "unexpected argument '%s'", argv[optind]);
+	i = cli_options(tc->spec, argc, argv, NULL, NULL, &fmt);
+	if (i < 0)
+		return CLI_OPTS_EXIT(i);
+	if (i < argc)
+		return cli_usage_error(tc->name, "unexpected argument '%s'", argv[i]);
 
 	rc = dbgfs_load(cli.debugfs, tc->name, &t, &err);
 	if (rc == DBGFS_ENOENT && !strncmp(tc->name, "lb", 2))
@@ -513,11 +489,41 @@ static int run_table_cmd(const struct table_cmd *tc, int argc, char **argv)
 	return rc;
 }
 
-static const struct table_cmd tc_cpus = { "cpus", "per-CPU real vs shadow load", emit_cpus_prom };
-static const struct table_cmd tc_groups = { "groups", "per-cgroup cfs_rq (last published walk)", emit_groups_prom };
-static const struct table_cmd tc_lb = { "lb", "load-balancer audit verdict", emit_lb_prom };
-static const struct table_cmd tc_lb_attempts = { "lb_attempts",
-	"load-balancer audit: one verdict per balancing attempt, with its reason",
+#define TABLE_FLAGS (CLI_SPEC_DEBUGFS | CLI_SPEC_JSON | CLI_SPEC_PROM)
+const struct cli_spec cpus_spec = {
+	.name = "cpus",
+	.summary = "per-CPU real vs shadow load table",
+	.help = "The module's cpus file: per CPU the kernel's load signals next to the shadow\n"
+		"sums of the last published walk, and their means since the last reset.",
+	.flags = TABLE_FLAGS,
+};
+const struct cli_spec groups_spec = {
+	.name = "groups",
+	.summary = "per-cgroup cfs_rq table of the last walk",
+	.help = "The module's groups file: every queued cfs_rq of the last published walk of\n"
+		"each CPU, with its weights, load averages and shadow sums.",
+	.flags = TABLE_FLAGS,
+};
+const struct cli_spec lb_spec = {
+	.name = "lb",
+	.summary = "load-balancer audit verdicts per domain and tracker",
+	.help = "The module's lb file: verdict counts of find_busiest_group calls per domain,\n"
+		"idle type and tracker.  When the audit is inactive (no lb file) the reason\n"
+		"from the info file is printed and the exit status is 0.",
+	.flags = TABLE_FLAGS,
+};
+const struct cli_spec lb_attempts_spec = {
+	.name = "lb_attempts",
+	.summary = "one verdict per balancing attempt, with its reason",
+	.help = "The module's lb_attempts file: balancing attempts per domain, idle type,\n"
+		"verdict and reason.  The headline is wrong and missed with reason unexplained.",
+	.flags = TABLE_FLAGS,
+};
+
+static const struct table_cmd tc_cpus = { "cpus", &cpus_spec, emit_cpus_prom };
+static const struct table_cmd tc_groups = { "groups", &groups_spec, emit_groups_prom };
+static const struct table_cmd tc_lb = { "lb", &lb_spec, emit_lb_prom };
+static const struct table_cmd tc_lb_attempts = { "lb_attempts", &lb_attempts_spec,
 	emit_lb_attempts_prom };
 
 int cmd_cpus(int argc, char **argv) { return run_table_cmd(&tc_cpus, argc, argv); }

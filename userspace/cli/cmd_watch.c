@@ -204,47 +204,57 @@ static int watch_wait(double until)
 	}
 }
 
+static const struct cli_opt watch_opts[] = {
+	{ 'i', "interval", CLI_VAL_WORD, "SECONDS", "refresh interval (default 1; fractions allowed)", NULL },
+	{ 'n', "count", CLI_VAL_WORD, "N", "stop after N refreshes", NULL },
+	{ 0 }
+};
+
+const struct cli_spec watch_spec = {
+	.name = "watch",
+	.summary = "live refreshing view (q or Ctrl-C quits)",
+	.help = "Live view: per CPU real load_avg vs shadow, walks/s, verdict rates.  On a\n"
+		"terminal q or Ctrl-C quits; otherwise snapshots are printed one after another.",
+	.opts = watch_opts,
+	.flags = CLI_SPEC_DEBUGFS,
+};
+
+struct watch_args {
+	double interval;
+	long count;
+};
+
+static int watch_opt(void *ctx, int key, const char *val, char *err, size_t errlen)
+{
+	struct watch_args *a = ctx;
+
+	if (key == 'i' && cli_parse_interval(val, &a->interval)) {
+		snprintf(err, errlen, "bad interval '%s' (seconds > 0)", val);
+		return -1;
+	}
+	if (key == 'n' && cli_parse_count(val, &a->count)) {
+		snprintf(err, errlen, "bad count '%s' (>= 1)", val);
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_watch(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "count", required_argument, NULL, 'n' },
-		CLI_COMMON_LONGOPTS, { 0 }
-	};
+	struct watch_args a = { .interval = 1.0 };
 	struct watch_snap snaps[2];
 	struct sigaction sa;
-	double interval = 1.0, next;
-	long count = 0, n = 0;
-	int c, rc = 0, tty, cur = 0;
+	double interval, next;
+	long count, n = 0;
+	int rc = 0, tty, cur = 0, i;
 
-	while ((c = getopt_long(argc, argv, "hi:n:", opts, NULL)) != -1) {
-		switch (c) {
-		case CLI_OPT_HELP:
-			printf("usage: %s watch [-i SECONDS] [-n COUNT] [--debugfs DIR]\n"
-			       "Live view: per CPU real load_avg vs shadow, walks/s, verdict rates.\n"
-			       "  -i SECONDS  refresh interval (default 1, fractions allowed)\n"
-			       "  -n COUNT    stop after COUNT refreshes\n"
-			       "On a terminal: q or Ctrl-C quits.  Otherwise snapshots are printed\n"
-			       "one after another.\n", CLI_NAME);
-			return CLI_EXIT_OK;
-		case 'i':
-			if (cli_parse_interval(optarg, &interval))
-				return cli_usage_error("watch", "bad interval '%s' (seconds > 0)", optarg);
-			break;
-		case 'n':
-			if (cli_parse_count(optarg, &count))
-				return cli_usage_error("watch", "bad count '%s' (>= 1)", optarg);
-			break;
-		default:
-			rc = cli_common_opt("watch", c, optarg, NULL);
-			if (rc < 0)
-				return CLI_EXIT_USAGE;
-			if (rc == 0)
-				return cli_usage_error("watch", "unexpected option");
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("watch", "unexpected argument '%s'", argv[optind]);
+	i = cli_options(&watch_spec, argc, argv, watch_opt, &a, NULL);
+	if (i < 0)
+		return CLI_OPTS_EXIT(i);
+	if (i < argc)
+		return cli_usage_error("watch", "unexpected argument '%s'", argv[i]);
+	interval = a.interval;
+	count = a.count;
 
 	rc = cli_check_module("watch");
 	if (rc)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cli/dbgfs.h"
@@ -242,6 +243,46 @@ static int errno_code(int e)
 	return DBGFS_EIO;
 }
 
+void (*dbgfs_trace_hook)(const char *what, const char *path);
+
+int dbgfs_module_installed(const char *modules_dep)
+{
+	char line[1024];
+	FILE *f = fopen(modules_dep, "re");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':'), *base;
+
+		if (!colon)
+			continue;
+		*colon = 0;
+		base = strrchr(line, '/');
+		base = base ? base + 1 : line;
+		found = !strncmp(base, "sched_shadow.ko", 15) &&
+			(!base[15] || !strcmp(base + 15, ".xz") || !strcmp(base + 15, ".gz") ||
+			 !strcmp(base + 15, ".zst"));
+	}
+	fclose(f);
+	return found;
+}
+
+/* How to load the module: modprobe once it is installed for the running kernel. */
+static const char *load_hint(void)
+{
+	struct utsname u;
+	char dep[sizeof(u.release) + 32];
+
+	if (uname(&u) == 0) {
+		snprintf(dep, sizeof(dep), "/lib/modules/%s/modules.dep", u.release);
+		if (dbgfs_module_installed(dep))
+			return "sudo modprobe sched_shadow";
+	}
+	return "sudo insmod sched_shadow.ko from the build tree, or make install and modprobe";
+}
+
 int dbgfs_probe_root(const char *root, struct dbgfs_error *err)
 {
 	char parent[PATH_MAX];
@@ -271,9 +312,9 @@ int dbgfs_probe_root(const char *root, struct dbgfs_error *err)
 			if (statfs(parent, &sfs) == 0 && (unsigned long)sfs.f_type != DEBUGFS_MAGIC &&
 			    access("/sys/module/sched_shadow", F_OK) != 0)
 				return seterr(err, DBGFS_ENOMODULE, 0,
-					      "sched_shadow module not loaded: sudo insmod sched_shadow.ko "
-					      "(debugfs is not mounted either: sudo mount -t debugfs none %s)",
-					      parent);
+					      "sched_shadow module not loaded (%s; debugfs is not "
+					      "mounted either: sudo mount -t debugfs none %s)",
+					      load_hint(), parent);
 			if (statfs(parent, &sfs) == 0 && (unsigned long)sfs.f_type != DEBUGFS_MAGIC)
 				return seterr(err, DBGFS_ENODEBUGFS, 0,
 					      "sched_shadow is loaded but debugfs is not mounted at %s: "
@@ -285,8 +326,7 @@ int dbgfs_probe_root(const char *root, struct dbgfs_error *err)
 					      parent);
 		}
 	}
-	return seterr(err, DBGFS_ENOMODULE, 0,
-		      "sched_shadow module not loaded: sudo insmod sched_shadow.ko");
+	return seterr(err, DBGFS_ENOMODULE, 0, "sched_shadow module not loaded (%s)", load_hint());
 }
 
 int dbgfs_load(const char *root, const char *name,
@@ -303,6 +343,8 @@ int dbgfs_load(const char *root, const char *name,
 	if (rc)
 		return rc;
 	snprintf(path, sizeof(path), "%s/%s", root, name);
+	if (dbgfs_trace_hook)
+		dbgfs_trace_hook("reading", path);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
@@ -355,6 +397,8 @@ int dbgfs_write(const char *root, const char *name, const char *val,
 	if (rc)
 		return rc;
 	snprintf(path, sizeof(path), "%s/%s", root, name);
+	if (dbgfs_trace_hook)
+		dbgfs_trace_hook("writing", path);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;

@@ -66,10 +66,19 @@ int dbgfs_load(const char *root, const char *name,
 int dbgfs_write(const char *root, const char *name, const char *val,
 		struct dbgfs_error *err);
 
-/* DBGFS_OK when <root> is a directory, else ENOMODULE/ENODEBUGFS/EACCES. */
+/* 1 when modules.dep (make install, DKMS: depmod wrote it) lists sched_shadow.ko. */
+int dbgfs_module_installed(const char *modules_dep);
+
+/*
+ * DBGFS_OK when <root> is a directory, else ENOMODULE/ENODEBUGFS/EACCES;
+ * the message says how to load the module (modprobe when installed).
+ */
 int dbgfs_probe_root(const char *root, struct dbgfs_error *err);
 
 void dbgfs_free(struct dbgfs_table *t);
+
+/* When set (sched-shadow -v), called with "reading"/"writing" and each path. */
+extern void (*dbgfs_trace_hook)(const char *what, const char *path);
 const char *dbgfs_strerror(int code);
 
 /* Column index by name, -1 if absent. */

@@ -23,8 +23,23 @@ static void indent(struct json_writer *w)
 }
 
 /* Separator before a value (or key) at the current level. */
+/* Top-level values written to stdout (run, status, ...): main's {"error"} check. */
+static int json_stdout_docs;
+
+int json_stdout_documents(void)
+{
+	return json_stdout_docs;
+}
+
+void json_stdout_reset(void)
+{
+	json_stdout_docs = 0;
+}
+
 static void before_value(struct json_writer *w)
 {
+	if (w->depth == 0 && !w->after_key && w->f == stdout)
+		json_stdout_docs++;
 	if (w->after_key) {
 		w->after_key = 0;
 		return;
@@ -143,6 +158,12 @@ void json_double(struct json_writer *w, double v)
 	before_value(w);
 	/* %.17g round-trips; trim to something readable but exact enough */
 	fprintf(w->f, "%.10g", v);
+}
+
+void json_raw_number(struct json_writer *w, const char *literal)
+{
+	before_value(w);
+	fputs(literal, w->f);
 }
 
 void json_null(struct json_writer *w)

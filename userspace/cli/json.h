@@ -36,6 +36,8 @@ void json_u64(struct json_writer *w, uint64_t v);
 void json_s64(struct json_writer *w, int64_t v);
 void json_double(struct json_writer *w, double v);
 void json_null(struct json_writer *w);
+/* A number already in JSON form (a literal read back by json_parse.c). */
+void json_raw_number(struct json_writer *w, const char *literal);
 void json_bool(struct json_writer *w, bool v);
 
 /* key + value shorthands */
@@ -48,6 +50,10 @@ void json_kv_null(struct json_writer *w, const char *k);
 
 /* Write the escaped, quoted form of s (used by json_str). */
 void json_write_string(FILE *f, const char *s);
+
+/* Top-level values written to stdout since the last reset (one per document). */
+int json_stdout_documents(void);
+void json_stdout_reset(void);
 
 /* Finish a document: newline; returns 0 if balanced and no misuse, -1 otherwise. */
 int json_end(struct json_writer *w);

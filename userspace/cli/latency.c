@@ -183,7 +183,7 @@ void lat_snapshot_free(struct lat_snapshot *s)
 	s->ncg = 0;
 }
 
-#ifndef LAT_NO_LOADER
+#if !defined(LAT_NO_LOADER) && !defined(CLI_NO_BPF)
 #include <stdarg.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -198,13 +198,20 @@ struct lat_bpf {
 /* Keep libbpf's last warning: it usually names what the kernel refused. */
 static char lat_libbpf_msg[256];
 
+static int lat_verbose;
+
+void lat_set_verbose(int level)
+{
+	lat_verbose = level;
+}
+
 static int lat_libbpf_print(enum libbpf_print_level level, const char *fmt,
 			    va_list ap)
 {
 	char buf[256];
 	size_t n;
 
-	if (level == LIBBPF_DEBUG)
+	if (level == LIBBPF_DEBUG && lat_verbose < 2)
 		return 0;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	n = strlen(buf);
@@ -212,7 +219,7 @@ static int lat_libbpf_print(enum libbpf_print_level level, const char *fmt,
 		buf[--n] = 0;
 	if (n)
 		snprintf(lat_libbpf_msg, sizeof(lat_libbpf_msg), "%s", buf);
-	if (getenv("SCHED_SHADOW_BPF_DEBUG"))
+	if (lat_verbose || getenv("SCHED_SHADOW_BPF_DEBUG"))
 		fprintf(stderr, "libbpf: %s\n", buf);
 	return 0;
 }
@@ -342,5 +349,30 @@ void lat_bpf_stop(struct lat_bpf *b)
 		return;
 	latency_bpf__destroy(b->skel);
 	free(b);
+}
+#elif defined(CLI_NO_BPF)
+/* Built without the BPF collector (features.h): collection fails, saying why. */
+void lat_set_verbose(int level)
+{
+	(void)level;
+}
+
+struct lat_bpf *lat_bpf_start(char *why, size_t whylen)
+{
+	snprintf(why, whylen, "built without BPF: %s", CLI_NO_BPF);
+	return NULL;
+}
+
+int lat_bpf_read(struct lat_bpf *b, struct lat_snapshot *s, char *why, size_t whylen)
+{
+	(void)b;
+	(void)s;
+	snprintf(why, whylen, "built without BPF: %s", CLI_NO_BPF);
+	return -1;
+}
+
+void lat_bpf_stop(struct lat_bpf *b)
+{
+	(void)b;
 }
 #endif /* LAT_NO_LOADER */

@@ -105,5 +105,7 @@ struct lat_bpf *lat_bpf_start(char *why, size_t whylen);
 int lat_bpf_read(struct lat_bpf *b, struct lat_snapshot *s, char *why, size_t whylen);
 void lat_bpf_stop(struct lat_bpf *b);
 void lat_snapshot_free(struct lat_snapshot *s);
+/* -v: pass libbpf's warnings (and with -vv its debug lines) to stderr. */
+void lat_set_verbose(int level);
 
 #endif /* SHADOW_CLI_LATENCY_H */

@@ -23,6 +23,13 @@ const char *lbv_get(const struct lbv_event *e, const char *key)
 	return NULL;
 }
 
+void lbv_free(struct lbv_event *e)
+{
+	free(e->buf);
+	e->buf = NULL;
+	e->nfields = 0;
+}
+
 /* "12345.678901" (seconds.microseconds, as tracefs prints) to ns; -1 if not that. */
 static int lbv_parse_ts(const char *s, size_t len, uint64_t *ns)
 {
@@ -45,9 +52,9 @@ static int lbv_parse_ts(const char *s, size_t len, uint64_t *ns)
 
 int lbv_parse_line(const char *line, struct lbv_event *e)
 {
-	const char *mark = strstr(line, LBV_MARK), *p, *end, *tok;
+	const char *mark = strstr(line, LBV_MARK), *end, *tok;
 	const char *cpu;
-	char *endp;
+	char *endp, *p;
 	long v;
 
 	memset(e, 0, sizeof(*e));
@@ -62,39 +69,43 @@ int lbv_parse_line(const char *line, struct lbv_event *e)
 		;
 	if (lbv_parse_ts(tok, (size_t)(end - tok), &e->ts_ns))
 		return -1;
-	for (p = mark + strlen(LBV_MARK); *p && *p != '\n';) {
-		const char *eq, *sp;
-		size_t kl, vl;
+	e->buf = strndup(mark + strlen(LBV_MARK), strcspn(mark + strlen(LBV_MARK), "\n"));
+	if (!e->buf)
+		return -1;
+	/* key=value tokens, split in place; each kept whole */
+	for (p = e->buf; *p;) {
+		char *eq, *sp;
 
 		while (*p == ' ')
 			p++;
-		if (!*p || *p == '\n')
+		if (!*p)
 			break;
-		for (sp = p; *sp && *sp != ' ' && *sp != '\n'; sp++)
-			;
-		eq = memchr(p, '=', (size_t)(sp - p));
+		sp = p + strcspn(p, " ");
+		if (*sp)
+			*sp++ = 0;
+		eq = strchr(p, '=');
 		if (eq && eq > p && e->nfields < LBV_MAX_FIELDS) {
-			kl = (size_t)(eq - p);
-			vl = (size_t)(sp - eq - 1);
-			if (kl >= LBV_KEY_LEN)
-				kl = LBV_KEY_LEN - 1;
-			if (vl >= LBV_VAL_LEN)
-				vl = LBV_VAL_LEN - 1;
-			memcpy(e->key[e->nfields], p, kl);
-			memcpy(e->val[e->nfields], eq + 1, vl);
+			*eq = 0;
+			e->key[e->nfields] = p;
+			e->val[e->nfields] = eq + 1;
 			e->nfields++;
+		} else {
+			e->dropped++;
 		}
 		p = sp;
 	}
 	cpu = lbv_get(e, "dst_cpu");
 	if (!cpu || !*cpu)
-		return -1;
+		goto bad;
 	errno = 0;
 	v = strtol(cpu, &endp, 10);
 	if (errno || *endp || v < 0 || v > 1000000)
-		return -1;
+		goto bad;
 	e->dst_cpu = (int)v;
 	return 0;
+bad:
+	lbv_free(e);
+	return -1;
 }
 
 /* ------------------------------------------------------------ tracefs */
@@ -136,15 +147,20 @@ int lbtrace_open(struct lbtrace *t, char *why, size_t whylen)
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
+	t->buf = malloc(LBV_LINE_MAX);
+	if (!t->buf) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
 	if (!root) {
 		snprintf(why, whylen, "tracefs is not mounted (no /sys/kernel/tracing/instances)");
-		return -1;
+		goto fail;
 	}
 	snprintf(t->inst, sizeof(t->inst), "%s/instances/sched_shadow-%d", root, (int)getpid());
 	if (mkdir(t->inst, 0700) != 0) {
 		snprintf(why, whylen, "%s: %s", t->inst, strerror(errno));
 		t->inst[0] = 0;
-		return -1;
+		goto fail;
 	}
 	snprintf(p, sizeof(p), "%s/events/sched_shadow/lb_verdict/enable", t->inst);
 	if (access(p, W_OK) != 0) {
@@ -178,12 +194,12 @@ long lbtrace_drain(struct lbtrace *t, void (*fn)(void *ctx, const struct lbv_eve
 	long n = 0;
 	ssize_t r;
 
-	if (t->fd < 0)
+	if (t->fd < 0 || !t->buf)
 		return 0;
 	for (;;) {
 		char *nl, *line;
 
-		r = read(t->fd, t->buf + t->len, sizeof(t->buf) - 1 - t->len);
+		r = read(t->fd, t->buf + t->len, LBV_LINE_MAX - 1 - t->len);
 		if (r <= 0)
 			break;
 		t->len += (size_t)r;
@@ -191,10 +207,14 @@ long lbtrace_drain(struct lbtrace *t, void (*fn)(void *ctx, const struct lbv_eve
 		line = t->buf;
 		while ((nl = memchr(line, '\n', t->len - (size_t)(line - t->buf)))) {
 			*nl = 0;
-			if (lbv_parse_line(line, &ev) == 0) {
+			if (t->skipping) {
+				/* the end of a line too long to hold: counted when it began */
+				t->skipping = 0;
+			} else if (lbv_parse_line(line, &ev) == 0) {
 				t->records++;
 				n++;
 				fn(ctx, &ev);
+				lbv_free(&ev);
 			} else if (strstr(line, LBV_MARK)) {
 				t->bad++;
 			}
@@ -202,8 +222,13 @@ long lbtrace_drain(struct lbtrace *t, void (*fn)(void *ctx, const struct lbv_eve
 		}
 		t->len -= (size_t)(line - t->buf);
 		memmove(t->buf, line, t->len);
-		if (t->len == sizeof(t->buf) - 1)	/* a line longer than the buffer: drop it */
+		if (t->len == LBV_LINE_MAX - 1) {
+			/* a line longer than the buffer: count it, skip to its end */
+			if (!t->skipping && strstr(t->buf, LBV_MARK))
+				t->too_long++;
+			t->skipping = 1;
 			t->len = 0;
+		}
 	}
 	return n;
 }
@@ -255,4 +280,6 @@ void lbtrace_close(struct lbtrace *t)
 		fprintf(stderr, "sched-shadow: could not remove tracefs instance %s: %s\n",
 			t->inst, strerror(errno));
 	t->inst[0] = 0;
+	free(t->buf);
+	t->buf = NULL;
 }

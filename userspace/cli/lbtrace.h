@@ -7,8 +7,12 @@
  * there, and its trace_pipe is drained without blocking.
  *
  * Lines are parsed by name: every `key=value` after "lb_verdict:" is
- * kept, in order, so fields the module adds later (reason, expected
- * group, ...) reach the trace without a change here.
+ * kept, in order and in full (no length limit), so fields the module adds
+ * later reach the trace without a change here.  What cannot be kept is
+ * counted, never silently cut: fields past LBV_MAX_FIELDS or tokens that
+ * are not key=value (lbv_event.dropped), records longer than the read
+ * buffer (lbtrace.too_long), records the ring buffer overwrote
+ * (lbtrace_overrun()).
  */
 #ifndef SCHED_SHADOW_LBTRACE_H
 #define SCHED_SHADOW_LBTRACE_H
@@ -16,33 +20,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LBV_MAX_FIELDS	32
-#define LBV_KEY_LEN	32
-#define LBV_VAL_LEN	64
+#define LBV_MAX_FIELDS	64
+#define LBV_LINE_MAX	65536	/* a record longer than this is counted, not parsed */
 
 struct lbv_event {
 	uint64_t ts_ns;		/* the record's timestamp (microsecond resolution) */
 	int dst_cpu;
 	int nfields;
-	char key[LBV_MAX_FIELDS][LBV_KEY_LEN];
-	char val[LBV_MAX_FIELDS][LBV_VAL_LEN];
+	int dropped;		/* tokens not kept: past LBV_MAX_FIELDS, or not key=value */
+	char *key[LBV_MAX_FIELDS];	/* point into buf */
+	char *val[LBV_MAX_FIELDS];
+	char *buf;		/* the record's fields, owned (lbv_free) */
 };
 
 /*
  * Parse one line of a trace/trace_pipe file.  0 when it is an lb_verdict
- * record with a timestamp and dst_cpu, -1 otherwise (other events,
- * comments, malformed lines).
+ * record with a timestamp and dst_cpu (free it with lbv_free), -1
+ * otherwise (other events, comments, malformed lines; nothing to free).
  */
 int lbv_parse_line(const char *line, struct lbv_event *e);
+void lbv_free(struct lbv_event *e);
 /* Value of `key`, NULL if the record has no such field. */
 const char *lbv_get(const struct lbv_event *e, const char *key);
 
 struct lbtrace {
 	char inst[512];		/* instance directory, "" when not created */
 	int fd;			/* its trace_pipe, O_NONBLOCK; -1 when closed */
-	char buf[16384];
+	char *buf;		/* LBV_LINE_MAX bytes */
 	size_t len;
-	uint64_t records, bad;
+	int skipping;		/* inside a line longer than the buffer */
+	uint64_t records, bad, too_long;
 };
 
 /*
@@ -51,7 +58,11 @@ struct lbtrace {
  * left behind on failure.
  */
 int lbtrace_open(struct lbtrace *t, char *why, size_t whylen);
-/* Read what is there now; calls fn for every lb_verdict record.  Returns records read. */
+/*
+ * Read what is there now; calls fn for every lb_verdict record (the
+ * event is freed after fn returns: fn copies what it keeps).  Returns
+ * records read.
+ */
 long lbtrace_drain(struct lbtrace *t, void (*fn)(void *ctx, const struct lbv_event *e), void *ctx);
 /* Records the ring buffer overwrote before we read them (sum of per-CPU overruns). */
 uint64_t lbtrace_overrun(const struct lbtrace *t);

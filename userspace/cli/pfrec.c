@@ -3,6 +3,8 @@
  * A recording as a Perfetto trace: the module's tables and lb_verdict
  * records mapped onto tracks (pfrec.h has the layout).
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +75,8 @@ cols:
 static struct pfrec_group *pfrec_group(struct pfrec *r, struct pfrec_cpu *c, const char *path)
 {
 	struct pfrec_group *g;
-	char name[600], shown[512];
+	size_t sl = strlen(path) + 1;
+	char *name, *shown;
 
 	for (int i = 0; i < r->ngroups; i++)
 		if (r->groups[i].cpu == c->cpu && !strcmp(r->groups[i].path, path))
@@ -94,11 +97,22 @@ static struct pfrec_group *pfrec_group(struct pfrec *r, struct pfrec_cpu *c, con
 		return NULL;
 	r->ngroups++;
 	g->cpu = c->cpu;
-	dbgfs_unescape(path, shown, sizeof(shown));
-	snprintf(name, sizeof(name), "cpu%d %s shadow", c->cpu, shown);
+	/* the whole path in the track names (unescaped: never longer than escaped) */
+	shown = malloc(sl);
+	name = malloc(sl + 64);
+	if (!shown || !name) {
+		free(shown);
+		free(name);
+		r->w.err = ENOMEM;
+		return g;
+	}
+	dbgfs_unescape(path, shown, sl);
+	snprintf(name, sl + 64, "cpu%d %s shadow", c->cpu, shown);
 	g->shadow = pft_counter_track(&r->w, c->track, name, 0);
-	snprintf(name, sizeof(name), "cpu%d %s load_avg", c->cpu, shown);
+	snprintf(name, sl + 64, "cpu%d %s load_avg", c->cpu, shown);
 	g->load_avg = pft_counter_track(&r->w, c->track, name, 0);
+	free(shown);
+	free(name);
 	return g;
 }
 
@@ -172,29 +186,35 @@ void pfrec_sample(struct pfrec *r, uint64_t ts_ns, const struct dbgfs_table *cpu
 	r->samples++;
 }
 
-void pfrec_verdict(struct pfrec *r, const struct lbv_event *e)
+/* Write one verdict record as an instant, every field whole. */
+static void pfrec_write_verdict(struct pfrec *r, const struct lbv_event *e)
 {
-	struct pft_arg args[LBV_MAX_FIELDS];
+	struct pft_arg args[LBV_MAX_FIELDS + 1];
 	const char *verdict = lbv_get(e, "verdict"), *reason = lbv_get(e, "reason");
 	struct pfrec_cpu *c = pfrec_cpu(r, e->dst_cpu, NULL);
-	char name[LBV_VAL_LEN * 2 + 8];
+	char *name = NULL;
 	int n = 0;
 
 	if (!c)
 		return;
 	/* "lb wrong", or "lb wrong (reason)" when the event carries one */
-	if (reason && *reason && strcmp(reason, "-"))
-		snprintf(name, sizeof(name), "lb %s (%s)", verdict ? verdict : "?", reason);
-	else
-		snprintf(name, sizeof(name), "lb %s", verdict ? verdict : "?");
+	if (reason && *reason && strcmp(reason, "-")) {
+		if (asprintf(&name, "lb %s (%s)", verdict ? verdict : "?", reason) < 0)
+			name = NULL;
+	} else if (asprintf(&name, "lb %s", verdict ? verdict : "?") < 0) {
+		name = NULL;
+	}
 	for (int i = 0; i < e->nfields; i++) {
 		const char *v = e->val[i];
 		char *end;
 		long long x;
 
 		args[n].name = e->key[i];
+		errno = 0;
 		x = strtoll(v, &end, 10);
-		if (*v && !*end && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9'))) {
+		/* a plain integer (no leading zeros, no sign but '-') is an int, else the text */
+		if (*v && !*end && !errno && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) &&
+		    !(v[0] == '0' && v[1]) && !(v[0] == '-' && (v[1] == '0' || !v[1]))) {
 			args[n].kind = PFT_ARG_INT;
 			args[n].i = x;
 		} else {
@@ -203,8 +223,91 @@ void pfrec_verdict(struct pfrec *r, const struct lbv_event *e)
 		}
 		n++;
 	}
-	pft_instant(&r->w, c->track, e->ts_ns, name, args, (size_t)n);
+	if (e->dropped) {
+		/* the record had more than the fields kept: say how many */
+		args[n].name = "sched_shadow_fields_dropped";
+		args[n].kind = PFT_ARG_INT;
+		args[n].i = e->dropped;
+		n++;
+		r->fields_dropped += (uint64_t)e->dropped;
+	}
+	if (e->ts_ns < r->last_written_ts)
+		r->late++;
+	else
+		r->last_written_ts = e->ts_ns;
+	pft_instant(&r->w, PFT_SEQ_VERDICTS, c->track, e->ts_ns, name ? name : "lb ?", args,
+		    (size_t)n);
+	free(name);
 	r->verdicts++;
+}
+
+/* Write the held records with ts <= upto, oldest first. */
+static void pfrec_flush_verdicts(struct pfrec *r, uint64_t upto)
+{
+	size_t k = 0;
+
+	while (k < r->npending && r->pending[k].ts_ns <= upto) {
+		pfrec_write_verdict(r, &r->pending[k]);
+		lbv_free(&r->pending[k]);
+		k++;
+	}
+	memmove(r->pending, r->pending + k, (r->npending - k) * sizeof(*r->pending));
+	r->npending -= k;
+}
+
+/* A copy of e whose keys and values point into its own buffer. */
+static int pfrec_copy_event(struct lbv_event *dst, const struct lbv_event *e)
+{
+	size_t len = 0, o = 0;
+
+	*dst = *e;
+	for (int f = 0; f < e->nfields; f++)
+		len += strlen(e->key[f]) + strlen(e->val[f]) + 2;
+	dst->buf = malloc(len ? len : 1);
+	if (!dst->buf)
+		return -1;
+	for (int f = 0; f < e->nfields; f++) {
+		size_t kl = strlen(e->key[f]) + 1, vl = strlen(e->val[f]) + 1;
+
+		memcpy(dst->buf + o, e->key[f], kl);
+		dst->key[f] = dst->buf + o;
+		o += kl;
+		memcpy(dst->buf + o, e->val[f], vl);
+		dst->val[f] = dst->buf + o;
+		o += vl;
+	}
+	return 0;
+}
+
+void pfrec_verdict(struct pfrec *r, const struct lbv_event *e)
+{
+	struct lbv_event copy;
+	size_t i;
+
+	if (pfrec_copy_event(&copy, e)) {
+		r->w.err = ENOMEM;
+		return;
+	}
+	if (r->npending == r->pending_cap) {
+		size_t cap = r->pending_cap ? 2 * r->pending_cap : 256;
+		struct lbv_event *p = realloc(r->pending, cap * sizeof(*p));
+
+		if (!p) {
+			lbv_free(&copy);
+			r->w.err = ENOMEM;
+			return;
+		}
+		r->pending = p;
+		r->pending_cap = cap;
+	}
+	/* sorted insert; records mostly come in order, so from the end */
+	for (i = r->npending; i > 0 && r->pending[i - 1].ts_ns > e->ts_ns; i--)
+		;
+	memmove(&r->pending[i + 1], &r->pending[i], (r->npending - i) * sizeof(*r->pending));
+	r->pending[i] = copy;
+	r->npending++;
+	if (e->ts_ns > r->newest_ts)
+		r->newest_ts = e->ts_ns;
 }
 
 static void pfrec_verdict_cb(void *ctx, const struct lbv_event *e)
@@ -216,6 +319,8 @@ void pfrec_drain(struct pfrec *r)
 {
 	if (r->have_lbt)
 		lbtrace_drain(&r->lbt, pfrec_verdict_cb, r);
+	if (r->newest_ts > PFREC_VERDICT_HOLD_NS)
+		pfrec_flush_verdicts(r, r->newest_ts - PFREC_VERDICT_HOLD_NS);
 }
 
 int pfrec_sample_debugfs(struct pfrec *r, const char *root, uint64_t ts_ns,
@@ -243,6 +348,11 @@ uint64_t pfrec_track(struct pfrec *r, const char *name)
 
 static void pfrec_free(struct pfrec *r)
 {
+	for (size_t i = 0; i < r->npending; i++)
+		lbv_free(&r->pending[i]);
+	free(r->pending);
+	r->pending = NULL;
+	r->npending = r->pending_cap = 0;
 	if (r->have_lbt)
 		lbtrace_close(&r->lbt);
 	r->have_lbt = 0;
@@ -255,17 +365,45 @@ static void pfrec_free(struct pfrec *r)
 	r->ngroups = r->ncpus = r->groups_cap = 0;
 }
 
+/* Say what the trace lacks: an instant with the counts, and a line on stderr. */
+static void pfrec_incomplete(struct pfrec *r, uint64_t overrun, uint64_t too_long)
+{
+	struct pft_arg a[4] = {
+		{ .name = "overwritten", .kind = PFT_ARG_UINT, .u = overrun },
+		{ .name = "too_long", .kind = PFT_ARG_UINT, .u = too_long },
+		{ .name = "fields_dropped", .kind = PFT_ARG_UINT, .u = r->fields_dropped },
+		{ .name = "out_of_order", .kind = PFT_ARG_UINT, .u = r->late },
+	};
+	uint64_t t;
+
+	if (!overrun && !too_long && !r->fields_dropped && !r->late)
+		return;
+	t = pft_track(&r->w, 0, "sched_shadow");
+	pft_instant(&r->w, PFT_SEQ_VERDICTS, t, r->last_written_ts, "lb_verdict records incomplete",
+		    a, 4);
+	fprintf(stderr, "sched-shadow: lb_verdict records incomplete in the trace: %llu overwritten "
+		"before they were read, %llu longer than %d bytes, %llu fields not kept, "
+		"%llu out of timestamp order\n", (unsigned long long)overrun,
+		(unsigned long long)too_long, LBV_LINE_MAX, (unsigned long long)r->fields_dropped,
+		(unsigned long long)r->late);
+}
+
+void pfrec_verdicts_stop(struct pfrec *r)
+{
+	if (!r->have_lbt)
+		return;
+	lbtrace_drain(&r->lbt, pfrec_verdict_cb, r);
+	r->overrun = lbtrace_overrun(&r->lbt);
+	r->too_long = r->lbt.too_long;
+	lbtrace_close(&r->lbt);
+	r->have_lbt = 0;
+}
+
 int pfrec_finish(struct pfrec *r, char *err, size_t errlen)
 {
-	uint64_t lost;
-
-	if (r->have_lbt) {
-		pfrec_drain(r);
-		lost = lbtrace_overrun(&r->lbt);
-		if (lost)
-			fprintf(stderr, "sched-shadow: %llu lb_verdict records were overwritten "
-				"before they were read (not in the trace)\n", (unsigned long long)lost);
-	}
+	pfrec_verdicts_stop(r);
+	pfrec_flush_verdicts(r, UINT64_MAX);
+	pfrec_incomplete(r, r->overrun, r->too_long);
 	pfrec_free(r);
 	return pft_commit(&r->w, err, errlen);
 }

@@ -2,7 +2,7 @@
 /*
  * A recording as a Perfetto trace (`record --perfetto`, `run --perfetto`):
  * maps the module's cpus and groups files and the lb_verdict records onto
- * pftrace.h tracks.  Layout (README "Open a run in Perfetto"):
+ * pftrace.h tracks.  Layout (docs/cli.md, "Perfetto trace"):
  *
  *   CPU <n>                      plain track: one instant per lb verdict
  *                                whose destination is CPU n
@@ -15,6 +15,15 @@
  *
  * Counter values are the files' numbers unchanged; a `-` cell writes no
  * value at that sample.  Timestamps: CLOCK_BOOTTIME ns.
+ *
+ * Verdict instants carry every field of their lb_verdict record, whole,
+ * as arguments (integers as ints), on their own packet sequence in
+ * timestamp order: records are held back PFREC_VERDICT_HOLD_NS behind
+ * the newest one read and sorted (tracefs merges its per-CPU buffers at
+ * read time only).  What was lost is said, never silently cut: an
+ * instant "lb_verdict records incomplete" on the "sched_shadow" track
+ * with the counts (overwritten in the ring buffer, too long, fields not
+ * kept, out of order), and a line on stderr.
  */
 #ifndef SCHED_SHADOW_PFREC_H
 #define SCHED_SHADOW_PFREC_H
@@ -42,8 +51,16 @@ struct pfrec_group {
 	int present;			/* queued at the last sample */
 };
 
+#define PFREC_VERDICT_HOLD_NS	1000000000ull
+
 struct pfrec {
 	struct pft_writer w;
+	/* verdict records read, not yet written, sorted by timestamp */
+	struct lbv_event *pending;
+	size_t npending, pending_cap;
+	uint64_t newest_ts, last_written_ts;
+	uint64_t fields_dropped, late;
+	uint64_t overrun, too_long;	/* of the lb_verdict reader, when it stopped */
 	struct pfrec_cpu *cpus;
 	int ncpus;
 	struct pfrec_group *groups;
@@ -65,7 +82,7 @@ int pfrec_verdicts_start(struct pfrec *r);
 /* One sample: counters of every CPU row and queued cgroup at ts_ns (groups may be NULL). */
 void pfrec_sample(struct pfrec *r, uint64_t ts_ns, const struct dbgfs_table *cpus,
 		  const struct dbgfs_table *groups);
-/* One verdict instant on its destination CPU's track. */
+/* One verdict instant on its destination CPU's track (copied, written in timestamp order). */
 void pfrec_verdict(struct pfrec *r, const struct lbv_event *e);
 /* Move the verdict records read so far into the trace. */
 void pfrec_drain(struct pfrec *r);
@@ -77,6 +94,8 @@ int pfrec_sample_debugfs(struct pfrec *r, const char *root, uint64_t ts_ns,
 			 struct dbgfs_error *err);
 /* A plain top-level track (run's command). */
 uint64_t pfrec_track(struct pfrec *r, const char *name);
+/* Read the last verdict records and stop reading (run: where the report's window ends). */
+void pfrec_verdicts_stop(struct pfrec *r);
 /* Stop verdicts, write the file under its name; 0 or -1 with err (nothing left behind). */
 int pfrec_finish(struct pfrec *r, char *err, size_t errlen);
 /* Stop and remove the temporary file. */

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "cli/pftrace.h"
+#ifndef CLI_NO_PERFETTO
 #include "perfetto_trace.pb-c.h"
 
 typedef Perfetto__Protos__Trace PbTrace;
@@ -22,6 +23,8 @@ typedef Perfetto__Protos__TrackDescriptor PbTrack;
 typedef Perfetto__Protos__CounterDescriptor PbCounter;
 typedef Perfetto__Protos__TrackEvent PbEvent;
 typedef Perfetto__Protos__DebugAnnotation PbArg;
+
+#endif
 
 uint64_t pft_now_ns(void)
 {
@@ -54,6 +57,63 @@ int64_t pft_boot_offset_ns(void)
 	return best;
 }
 
+#ifdef CLI_NO_PERFETTO
+/* Built without protobuf-c (features.h): every trace fails to open, saying why. */
+int pft_open(struct pft_writer *w, const char *path, char *err, size_t errlen)
+{
+	(void)path;
+	memset(w, 0, sizeof(*w));
+	snprintf(err, errlen, "built without Perfetto traces: %s", CLI_NO_PERFETTO);
+	return -1;
+}
+
+uint64_t pft_track(struct pft_writer *w, uint64_t parent, const char *name)
+{
+	(void)w, (void)parent, (void)name;
+	return 0;
+}
+
+uint64_t pft_counter_track(struct pft_writer *w, uint64_t parent, const char *name, int count)
+{
+	(void)w, (void)parent, (void)name, (void)count;
+	return 0;
+}
+
+void pft_counter(struct pft_writer *w, uint64_t track, uint64_t ts_ns, int64_t value)
+{
+	(void)w, (void)track, (void)ts_ns, (void)value;
+}
+
+void pft_instant(struct pft_writer *w, int seq, uint64_t track, uint64_t ts_ns, const char *name,
+		 const struct pft_arg *args, size_t nargs)
+{
+	(void)w, (void)seq, (void)track, (void)ts_ns, (void)name, (void)args, (void)nargs;
+}
+
+void pft_slice_begin(struct pft_writer *w, uint64_t track, uint64_t ts_ns, const char *name,
+		     const struct pft_arg *args, size_t nargs)
+{
+	(void)w, (void)track, (void)ts_ns, (void)name, (void)args, (void)nargs;
+}
+
+void pft_slice_end(struct pft_writer *w, uint64_t track, uint64_t ts_ns,
+		   const struct pft_arg *args, size_t nargs)
+{
+	(void)w, (void)track, (void)ts_ns, (void)args, (void)nargs;
+}
+
+int pft_commit(struct pft_writer *w, char *err, size_t errlen)
+{
+	(void)w;
+	snprintf(err, errlen, "built without Perfetto traces: %s", CLI_NO_PERFETTO);
+	return -1;
+}
+
+void pft_abort(struct pft_writer *w)
+{
+	(void)w;
+}
+#else
 int pft_open(struct pft_writer *w, const char *path, char *err, size_t errlen)
 {
 	char dir[4096], base[4096];
@@ -96,12 +156,12 @@ int pft_open(struct pft_writer *w, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	w->next_uuid = 1;
-	w->first = 1;
+	memset(w->started, 0, sizeof(w->started));
 	return 0;
 }
 
-/* Pack `pkt` as a one-packet Trace and append it. */
-static void pft_emit(struct pft_writer *w, PbPacket *pkt)
+/* Pack `pkt` as a one-packet Trace of sequence seq and append it. */
+static void pft_emit_seq(struct pft_writer *w, int seq, PbPacket *pkt)
 {
 	PbTrace tr = PERFETTO__PROTOS__TRACE__INIT;
 	uint8_t stackbuf[512], *buf = stackbuf;
@@ -110,11 +170,11 @@ static void pft_emit(struct pft_writer *w, PbPacket *pkt)
 	if (!w->f || w->err)
 		return;
 	pkt->has_trusted_packet_sequence_id = 1;
-	pkt->trusted_packet_sequence_id = PFT_SEQUENCE_ID;
-	if (w->first) {
+	pkt->trusted_packet_sequence_id = (uint32_t)seq;
+	if (!w->started[seq]) {
 		pkt->has_sequence_flags = 1;
 		pkt->sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
-		w->first = 0;
+		w->started[seq] = 1;
 	}
 	tr.n_packet = 1;
 	tr.packet = &pkt;
@@ -133,6 +193,11 @@ static void pft_emit(struct pft_writer *w, PbPacket *pkt)
 		w->packets++;
 	if (buf != stackbuf)
 		free(buf);
+}
+
+static void pft_emit(struct pft_writer *w, PbPacket *pkt)
+{
+	pft_emit_seq(w, PFT_SEQ_MAIN, pkt);
 }
 
 static uint64_t pft_descriptor(struct pft_writer *w, uint64_t parent, const char *name,
@@ -250,7 +315,7 @@ static void pft_args_free(PbArg **v, size_t n)
 	free(v);
 }
 
-static void pft_event(struct pft_writer *w, uint64_t track, uint64_t ts_ns, int type,
+static void pft_event(struct pft_writer *w, int seq, uint64_t track, uint64_t ts_ns, int type,
 		      const char *name, const struct pft_arg *args, size_t nargs)
 {
 	PbPacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
@@ -274,28 +339,32 @@ static void pft_event(struct pft_writer *w, uint64_t track, uint64_t ts_ns, int 
 	ev.n_debug_annotations = nargs;
 	ev.debug_annotations = a;
 	pkt.track_event = &ev;
-	pft_emit(w, &pkt);
+	pft_emit_seq(w, seq, &pkt);
 	pft_args_free(a, nargs);
 }
 
-void pft_instant(struct pft_writer *w, uint64_t track, uint64_t ts_ns, const char *name,
+void pft_instant(struct pft_writer *w, int seq, uint64_t track, uint64_t ts_ns, const char *name,
 		 const struct pft_arg *args, size_t nargs)
 {
-	pft_event(w, track, ts_ns, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT, name,
+	if (seq < 1 || seq > PFT_NSEQ) {
+		w->err = EINVAL;
+		return;
+	}
+	pft_event(w, seq, track, ts_ns, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT, name,
 		  args, nargs);
 }
 
 void pft_slice_begin(struct pft_writer *w, uint64_t track, uint64_t ts_ns, const char *name,
 		     const struct pft_arg *args, size_t nargs)
 {
-	pft_event(w, track, ts_ns, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN, name,
+	pft_event(w, PFT_SEQ_CMD, track, ts_ns, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN, name,
 		  args, nargs);
 }
 
 void pft_slice_end(struct pft_writer *w, uint64_t track, uint64_t ts_ns,
 		   const struct pft_arg *args, size_t nargs)
 {
-	pft_event(w, track, ts_ns, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END, NULL,
+	pft_event(w, PFT_SEQ_CMD, track, ts_ns, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END, NULL,
 		  args, nargs);
 }
 
@@ -335,3 +404,4 @@ void pft_abort(struct pft_writer *w)
 		unlink(w->tmp);
 	w->tmp[0] = 0;
 }
+#endif /* CLI_NO_PERFETTO */

@@ -19,14 +19,25 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define PFT_SEQUENCE_ID	1	/* trusted_packet_sequence_id of our only writer */
+/*
+ * Packet sequences (trusted_packet_sequence_id): one per source, each in
+ * timestamp order.  Track descriptors, counters and slices are written as
+ * they are sampled (MAIN); lb verdict instants come from tracefs, sorted
+ * apart (VERDICTS); run's command slice ends at the command's exit but is
+ * written after the last sample (CMD).  Track uuids are global: an instant on VERDICTS names
+ * a track described on MAIN.
+ */
+#define PFT_SEQ_MAIN		1
+#define PFT_SEQ_VERDICTS	2
+#define PFT_SEQ_CMD		3	/* run's command slice: begins at fork, ends at exit */
+#define PFT_NSEQ		3
 
 struct pft_writer {
 	FILE *f;
 	char path[4096];	/* final name */
 	char tmp[4096];		/* temporary file in the same directory */
 	uint64_t next_uuid;
-	int first;		/* next packet is the sequence's first */
+	int started[PFT_NSEQ + 1];	/* the sequence has had its first packet */
 	int err;		/* sticky errno of a failed write */
 	uint64_t packets;
 };
@@ -57,8 +68,10 @@ uint64_t pft_track(struct pft_writer *w, uint64_t parent, const char *name);
 uint64_t pft_counter_track(struct pft_writer *w, uint64_t parent, const char *name, int count);
 
 void pft_counter(struct pft_writer *w, uint64_t track, uint64_t ts_ns, int64_t value);
-void pft_instant(struct pft_writer *w, uint64_t track, uint64_t ts_ns, const char *name,
+/* An instant on sequence seq (PFT_SEQ_*). */
+void pft_instant(struct pft_writer *w, int seq, uint64_t track, uint64_t ts_ns, const char *name,
 		 const struct pft_arg *args, size_t nargs);
+/* Slices, on the CMD sequence. */
 void pft_slice_begin(struct pft_writer *w, uint64_t track, uint64_t ts_ns, const char *name,
 		     const struct pft_arg *args, size_t nargs);
 /* Arguments given here are merged with the begin's on import. */

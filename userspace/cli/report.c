@@ -12,12 +12,19 @@
 /* Output order of the sections (text, JSON members, Prometheus families). */
 static const struct report_section *const report_sections[] = {
 	&report_module_section,
+	&report_result_section,
 	&report_lb_section,
 	&report_cpus_section,
 	&report_latency_section,
 	&report_schedstat_section,
 };
 #define REPORT_NSECTIONS (sizeof(report_sections) / sizeof(report_sections[0]))
+
+const struct report_section *const *report_sections_get(size_t *n)
+{
+	*n = REPORT_NSECTIONS;
+	return report_sections;
+}
 
 void report_collect_module(struct report *r, const char *debugfs)
 {
@@ -48,10 +55,13 @@ static void report_text_header(const struct report *r, FILE *f)
 	const struct report_latency *l = &r->latency;
 	int i;
 
-	fprintf(f, "sched-shadow run report\ncommand:");
+	fprintf(f, "sched-shadow run report%s%s\ncommand:", r->label ? ": " : "",
+		r->label ? r->label : "");
 	for (i = 0; r->cmd[i]; i++)
 		fprintf(f, " %s", r->cmd[i]);
 	fprintf(f, "\nexit status %d, wall time %.2f s\n", r->exit_status, r->wall_s);
+	if (r->note)
+		fprintf(f, "note: %s\n", r->note);
 	if (r->cg_used)
 		fprintf(f, "cgroup: %s (id %llu)%s\n", r->cg.rel, (unsigned long long)r->cg.cgid,
 			r->cg_created ? (r->cg_removed ? ", created and removed" :
@@ -62,7 +72,8 @@ static void report_text_header(const struct report *r, FILE *f)
 		fprintf(f, "module: loaded%s%s\n", m->reset ? ", counters reset at start" : "; ",
 			m->reset ? "" : m->why);
 	else
-		fprintf(f, "module: %s (report uses BPF and /proc/schedstat only)\n", m->why);
+		fprintf(f, "module: not used (%s): the report uses BPF and /proc/schedstat only\n",
+			m->why);
 	if (!l->requested)
 		fprintf(f, "bpf: disabled (--no-bpf)\n");
 	else if (l->ok)
@@ -92,6 +103,8 @@ void report_print_json(const struct report *r, FILE *f)
 	json_kv_str(&w, "command", "run");
 	json_kv_str(&w, "debugfs", r->debugfs);
 	json_kv_s64(&w, "run_report_version", 1);
+	json_kv_str(&w, "label", r->label);
+	json_kv_str(&w, "note", r->note);
 	json_key(&w, "cmd");
 	json_arr_begin(&w);
 	for (i = 0; r->cmd[i]; i++)
@@ -162,4 +175,14 @@ void report_free(struct report *r)
 	if (r->lb.have_att)
 		dbgfs_free(&r->lb.att);
 	r->module.have_info = r->cpus.have = r->lb.have_lb = r->lb.have_att = 0;
+	if (r->result.doc_owned)
+		jv_free(r->result.doc);
+	r->result.doc = NULL;
+	if (r->doc) {
+		/* read back: cmd is an array of pointers into doc */
+		free(r->cmd);
+		r->cmd = NULL;
+		jv_free(r->doc);
+		r->doc = NULL;
+	}
 }

@@ -17,6 +17,11 @@
  * cgroup, which sources were available), then each section's text; JSON
  * is the envelope and the run's fields, then one member per section;
  * Prometheus the run's families, then each section's.
+ *
+ * The same model is read back from a `run --json` file (report_load):
+ * `report FILE` renders it again, `compare A B` renders two of them side
+ * by side (each section adds its rows, text and Markdown, and its facts
+ * of one run, JSON).
  */
 #ifndef SCHED_SHADOW_CLI_REPORT_H
 #define SCHED_SHADOW_CLI_REPORT_H
@@ -25,6 +30,7 @@
 #include "cli/cgroup.h"
 #include "cli/dbgfs.h"
 #include "cli/json.h"
+#include "cli/json_parse.h"
 #include "cli/latency.h"
 #include "cli/prom.h"
 #include "cli/schedstat.h"
@@ -75,22 +81,49 @@ struct report_schedstat {
 	struct ss_delta d;
 };
 
+/* What CMD wrote itself (run --result FILE): a JSON document, kept as read. */
+struct report_result {
+	const char *file;		/* run --result FILE, "$SCHED_SHADOW_RESULT", or NULL: none */
+	int ok;
+	char why[REPORT_WHY_LEN];
+	struct jv *doc;			/* owned, or borrowed from report.doc */
+	int doc_owned;
+};
+
 struct report {
 	/* the run */
 	const char *debugfs;		/* the module's debugfs directory */
+	const char *label, *note;	/* run --label, --note (NULL when not given) */
 	char **cmd;			/* NULL-terminated CMD ARGS... */
 	int exit_status;
 	double wall_s;
 	int cg_used, cg_created, cg_removed;
 	struct cg_handle cg;
 
+	/* read back from a file (report_load): strings above point into doc */
+	const char *file;
+	struct jv *doc;
+
 	/* sections */
 	struct report_module module;
+	struct report_result result;
 	struct report_lb lb;
 	struct report_cpus cpus;
 	struct report_latency latency;
 	struct report_schedstat schedstat;
 };
+
+/*
+ * The side by side of two runs (report_compare.c): titled groups of rows,
+ * a label and one cell per run, rendered as aligned text or Markdown.
+ */
+struct cmp_out;
+void cmp_line(struct cmp_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cmp_title(struct cmp_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cmp_row(struct cmp_out *o, const char *label, const char *a, const char *b);
+/* Format one cell into buf ("-" when have is 0); returns buf. */
+const char *cmp_cell(char *buf, size_t len, int have, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 struct report_section {
 	const char *name;
@@ -101,9 +134,16 @@ struct report_section {
 	/* One member of the report's JSON object (key and value). */
 	void (*json)(const struct report *r, struct json_writer *w);
 	void (*prom)(const struct report *r, struct prom_writer *p);
+	/* Fill the section from a run --json document (its member of root); 0 or -1 with err. */
+	int (*load)(struct report *r, const struct jv *root, char *err, size_t errlen);
+	/* compare: this section's rows of the side by side (text, Markdown) ... */
+	void (*compare)(const struct report *const run[2], struct cmp_out *o);
+	/* ... and its facts of one run, one member of the run's JSON object. */
+	void (*compare_json)(const struct report *r, struct json_writer *w);
 };
 
 extern const struct report_section report_module_section;
+extern const struct report_section report_result_section;
 extern const struct report_section report_lb_section;
 extern const struct report_section report_cpus_section;
 extern const struct report_section report_latency_section;
@@ -113,6 +153,8 @@ extern const struct report_section report_schedstat_section;
 void report_collect_module(struct report *r, const char *debugfs);
 /* BPF: read the collector's maps and name the cgroups (report_latency.c). */
 void report_latency_collect(struct report *r, struct lat_bpf *b);
+/* What CMD wrote, from path, when r->result.file says there is one (report_result.c). */
+void report_result_collect(struct report *r, const char *path);
 
 void report_print_text(const struct report *r, FILE *f);
 void report_print_json(const struct report *r, FILE *f);
@@ -123,6 +165,27 @@ const char *report_cg_name(const struct report *r, int i, char *buf, size_t len)
 
 /* Free what the sections hold (not r itself). */
 void report_free(struct report *r);
+
+/* Read a `run --json` file into r (zeroed by the caller); 0 or -1 with err. */
+int report_load(struct report *r, const char *path, char *err, size_t errlen);
+
+enum cmp_fmt { CMP_FMT_TEXT, CMP_FMT_JSON, CMP_FMT_MARKDOWN };
+/* The side by side of run[0] and run[1]; names: the column titles.  -1: out of memory. */
+int report_compare(const struct report *const run[2], const char *const names[2],
+		   enum cmp_fmt fmt, FILE *f);
+
+/* The sections in output order. */
+const struct report_section *const *report_sections_get(size_t *n);
+
+/* Helpers of the loaders (report_load.c). */
+/* rows: an array of objects; becomes table `name` with the union of their keys. */
+int report_load_rows(const struct jv *rows, const char *name, struct dbgfs_table *t,
+		     char *err, size_t errlen);
+/* obj: an object of strings; becomes an info table (key value). */
+int report_load_info(const struct jv *obj, struct dbgfs_table *t, char *err, size_t errlen);
+/* "available" and "reason" of a section object into *ok and why. */
+int report_load_available(const struct jv *sec, const char *name, int *ok, char *why,
+			  size_t whylen, char *err, size_t errlen);
 
 /* Shared by the JSON renderers: "available" and "reason" members. */
 void report_json_available(struct json_writer *w, int ok, const char *why);

@@ -5,6 +5,7 @@
  * cgroups named by path where the id still resolves.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "cli/cli.h"
 #include "cli/report.h"
 #include "cli/table.h"
@@ -108,6 +109,8 @@ static void latency_json_cgroup(const struct report *r, struct json_writer *w, i
 	json_kv_u64(w, "wakeups_new", v->wakeups_new);
 	json_kv_u64(w, "migrations", v->migrations);
 	json_kv_u64(w, "samples", v->samples);
+	json_kv_u64(w, "sum_ns", v->sum_ns);
+	json_kv_u64(w, "max_ns", v->max_ns);
 	json_key(w, "latency_us");
 	json_obj_begin(w);
 	for (k = 0; k < LAT_NPCT; k++) {
@@ -217,9 +220,179 @@ static void latency_prom(const struct report *r, struct prom_writer *p)
 	}
 }
 
+/* jv_u64 into the BPF header's __u64 fields */
+static int lu(const struct jv *v, __u64 *out)
+{
+	uint64_t x;
+
+	if (jv_u64(v, &x))
+		return -1;
+	*out = x;
+	return 0;
+}
+
+static int latency_load_cg(struct report_latency *s, int i, const struct jv *c,
+			   char *err, size_t errlen)
+{
+	struct lat_cgroup *g = &s->lat.cg[i];
+	const struct jv *h = jv_get(c, "histogram_ns");
+	const char *path = jv_str(jv_get(c, "path"));
+	double us;
+
+	if (jv_u64(jv_get(c, "id"), &g->cgid) ||
+	    lu(jv_get(c, "wakeups"), &g->v.wakeups) ||
+	    lu(jv_get(c, "wakeups_new"), &g->v.wakeups_new) ||
+	    lu(jv_get(c, "migrations"), &g->v.migrations) ||
+	    lu(jv_get(c, "samples"), &g->v.samples) ||
+	    !h || h->type != JV_ARR || h->n != LAT_SLOTS) {
+		snprintf(err, errlen, "bpf.cgroups[%d]: needs id, wakeups, wakeups_new, migrations, "
+			 "samples and histogram_ns (%d slots)", i, LAT_SLOTS);
+		return -1;
+	}
+	for (int k = 0; k < LAT_SLOTS; k++)
+		if (lu(&h->items[k], &g->v.slots[k])) {
+			snprintf(err, errlen, "bpf.cgroups[%d].histogram_ns[%d]: not a count", i, k);
+			return -1;
+		}
+	/* exact sums since they are written; older reports: from the mean and max (us) */
+	if (lu(jv_get(c, "max_ns"), &g->v.max_ns))
+		g->v.max_ns = jv_double(jv_path(c, "latency_us", "max", NULL), &us) ? 0 :
+			(uint64_t)(us * 1000.0 + 0.5);
+	if (lu(jv_get(c, "sum_ns"), &g->v.sum_ns))
+		g->v.sum_ns = jv_double(jv_path(c, "latency_us", "mean", NULL), &us) ? 0 :
+			(uint64_t)(us * 1000.0 * (double)g->v.samples + 0.5);
+	if (path)
+		snprintf(s->cgpath[i].path, sizeof(s->cgpath[i].path), "%s", path);
+	if (g->v.wakeups || g->v.samples || g->v.migrations)
+		s->ncg_shown++;
+	return 0;
+}
+
+static int latency_load(struct report *r, const struct jv *d, char *err, size_t errlen)
+{
+	struct report_latency *s = &r->latency;
+	const struct jv *sec = jv_get(d, "bpf"), *cgs, *drops;
+	int ok;
+
+	if (jv_bool(jv_get(sec, "requested"), &s->requested) ||
+	    report_load_available(sec, "bpf", &ok, s->why, sizeof(s->why), err, errlen)) {
+		snprintf(err, errlen, "bpf: missing, or no \"requested\" and \"available\" members");
+		return -1;
+	}
+	s->ok = ok;
+	if (!ok)
+		return 0;
+	cgs = jv_get(sec, "cgroups");
+	drops = jv_get(sec, "drops");
+	if (!cgs || cgs->type != JV_ARR ||
+	    jv_u64(jv_get(drops, "pending_full"), &s->lat.counters[LAT_CNT_PENDING_FULL]) ||
+	    jv_u64(jv_get(drops, "cgroup_full"), &s->lat.counters[LAT_CNT_CGROUP_FULL]) ||
+	    jv_u64(jv_get(drops, "negative"), &s->lat.counters[LAT_CNT_NEGATIVE])) {
+		snprintf(err, errlen, "bpf: needs cgroups and drops");
+		return -1;
+	}
+	s->lat.cg = calloc(cgs->n ? cgs->n : 1, sizeof(*s->lat.cg));
+	s->cgpath = calloc(cgs->n ? cgs->n : 1, sizeof(*s->cgpath));
+	if (!s->lat.cg || !s->cgpath) {
+		snprintf(err, errlen, "bpf: out of memory");
+		return -1;
+	}
+	s->lat.ncg = cgs->n;
+	for (int i = 0; i < cgs->n; i++)
+		if (latency_load_cg(s, i, &cgs->items[i], err, errlen))
+			return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------ compare */
+
+/* The cgroup CMD ran in ("/" without --cgroup), -1 when BPF did not see it. */
+static int latency_cmd_cg(const struct report *r)
+{
+	const char *want = r->cg_used ? r->cg.rel : "/";
+
+	if (!r->latency.ok || !r->latency.cgpath)
+		return -1;
+	for (int i = 0; i < r->latency.lat.ncg; i++)
+		if (!strcmp(r->latency.cgpath[i].path, want))
+			return i;
+	return -1;
+}
+
+static void latency_compare(const struct report *const run[2], struct cmp_out *o)
+{
+	static const char *const lab[] = { "p50", "p90", "p99", "p99.9" };
+	const struct lat_cg_val *v[2] = { NULL, NULL };
+	char c[2][64];
+	int i, k;
+
+	for (i = 0; i < 2; i++) {
+		int g = latency_cmd_cg(run[i]);
+
+		v[i] = g >= 0 ? &run[i]->latency.lat.cg[g].v : NULL;
+	}
+	if (!run[0]->latency.ok && !run[1]->latency.ok)
+		return;
+	cmp_title(o, "wakeup latency of the command's cgroup, BPF (us; log2 buckets: within 2x, max exact)");
+	for (k = 0; k < LAT_NPCT; k++) {
+		for (i = 0; i < 2; i++) {
+			struct lat_estimate e = { 0 };
+
+			if (v[i])
+				lat_log2_percentile(v[i], lat_pct_q[k], &e);
+			cmp_cell(c[i], sizeof(c[i]), v[i] && e.valid, "%.1f", e.value_ns / 1000.0);
+		}
+		cmp_row(o, lab[k], c[0], c[1]);
+	}
+	for (i = 0; i < 2; i++)
+		cmp_cell(c[i], sizeof(c[i]), v[i] && v[i]->samples, "%.1f",
+			 v[i] ? v[i]->max_ns / 1000.0 : 0);
+	cmp_row(o, "max", c[0], c[1]);
+	for (i = 0; i < 2; i++)
+		cmp_cell(c[i], sizeof(c[i]), v[i] != NULL, "%llu / %llu",
+			 v[i] ? (unsigned long long)v[i]->wakeups : 0ULL,
+			 v[i] ? (unsigned long long)v[i]->migrations : 0ULL);
+	cmp_row(o, "wakeups / migrations", c[0], c[1]);
+}
+
+static void latency_compare_json(const struct report *r, struct json_writer *w)
+{
+	int g = latency_cmd_cg(r);
+	const struct lat_cg_val *v;
+
+	json_key(w, "bpf");
+	if (g < 0) {
+		json_null(w);
+		return;
+	}
+	v = &r->latency.lat.cg[g].v;
+	json_obj_begin(w);
+	json_kv_str(w, "cgroup", r->latency.cgpath[g].path);
+	json_kv_u64(w, "wakeups", v->wakeups);
+	json_kv_u64(w, "migrations", v->migrations);
+	json_kv_u64(w, "samples", v->samples);
+	json_key(w, "latency_us");
+	json_obj_begin(w);
+	for (int k = 0; k < LAT_NPCT; k++) {
+		struct lat_estimate e;
+
+		lat_log2_percentile(v, lat_pct_q[k], &e);
+		if (e.valid)
+			json_kv_double(w, lat_pct_key[k], e.value_ns / 1000.0);
+		else
+			json_kv_null(w, lat_pct_key[k]);
+	}
+	json_kv_double(w, "max", v->max_ns / 1000.0);
+	json_obj_end(w);
+	json_obj_end(w);
+}
+
 const struct report_section report_latency_section = {
 	.name = "bpf",
 	.text = latency_text,
 	.json = latency_json,
 	.prom = latency_prom,
+	.load = latency_load,
+	.compare = latency_compare,
+	.compare_json = latency_compare_json,
 };

@@ -4,6 +4,8 @@
  * (/proc/schedstat) over the run, per domain and idle type: the
  * cross-check of the module's attempts.
  */
+#include <stdlib.h>
+#include <string.h>
 #include "cli/cli.h"
 #include "cli/report.h"
 #include "cli/table.h"
@@ -125,9 +127,74 @@ static void schedstat_prom(const struct report *r, struct prom_writer *p)
 	}
 }
 
+static int schedstat_load(struct report *r, const struct jv *d, char *err, size_t errlen)
+{
+	struct report_schedstat *s = &r->schedstat;
+	const struct jv *sec = jv_get(d, "schedstat"), *doms;
+	int64_t ver;
+	int i;
+
+	if (report_load_available(sec, "schedstat", &s->ok, s->why, sizeof(s->why), err, errlen))
+		return -1;
+	if (!s->ok)
+		return 0;
+	if (jv_str(jv_get(sec, "note")))
+		snprintf(s->why, sizeof(s->why), "%s", jv_str(jv_get(sec, "note")));
+	doms = jv_get(sec, "domains");
+	if (jv_s64(jv_get(sec, "version"), &ver) ||
+	    jv_bool(jv_get(sec, "enabled_by_run"), &s->enabled_by_run) ||
+	    jv_u64(jv_get(sec, "jiffies"), &s->d.jiffies) ||
+	    jv_bool(jv_get(sec, "reshaped"), &s->d.reshaped) ||
+	    jv_bool(jv_get(sec, "wrapped"), &s->d.wrapped) || !doms || doms->type != JV_ARR) {
+		snprintf(err, errlen, "schedstat: needs version, enabled_by_run, jiffies, reshaped, "
+			 "wrapped and domains");
+		return -1;
+	}
+	s->version = (int)ver;
+	s->d.lv = calloc(doms->n ? doms->n : 1, sizeof(*s->d.lv));
+	if (!s->d.lv) {
+		snprintf(err, errlen, "schedstat: out of memory");
+		return -1;
+	}
+	/* rows are per level and idle type, the levels in order */
+	for (i = 0; i < doms->n; i++) {
+		const struct jv *x = &doms->items[i];
+		const char *name = jv_str(jv_get(x, "domain")), *idle = jv_str(jv_get(x, "idle"));
+		struct ss_level *lv;
+		struct ss_lb *lb;
+		int64_t ncpus;
+		int it;
+
+		for (it = 0; idle && it < SS_NIDLE && strcmp(idle, ss_idle_name[it]); it++)
+			;
+		if (!name || !idle || it == SS_NIDLE || jv_s64(jv_get(x, "cpus"), &ncpus))
+			goto bad;
+		if (!s->d.nlevels || strcmp(s->d.lv[s->d.nlevels - 1].name, name)) {
+			lv = &s->d.lv[s->d.nlevels++];
+			snprintf(lv->name, sizeof(lv->name), "%s", name);
+			lv->ncpus = (int)ncpus;
+		}
+		lb = &s->d.lv[s->d.nlevels - 1].lb[it];
+		if (jv_u64(jv_get(x, "lb_count"), &lb->count) ||
+		    jv_u64(jv_get(x, "lb_balanced"), &lb->balanced) ||
+		    jv_u64(jv_get(x, "lb_failed"), &lb->failed) ||
+		    jv_u64(jv_get(x, "lb_imbalance"), &lb->imbalance) ||
+		    jv_u64(jv_get(x, "lb_gained"), &lb->gained) ||
+		    jv_u64(jv_get(x, "lb_hot_gained"), &lb->hot_gained) ||
+		    jv_u64(jv_get(x, "lb_nobusyg"), &lb->nobusyg) ||
+		    jv_u64(jv_get(x, "lb_nobusyq"), &lb->nobusyq))
+			goto bad;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "schedstat.domains[%d]: needs domain, cpus, idle and the lb_ counters", i);
+	return -1;
+}
+
 const struct report_section report_schedstat_section = {
 	.name = "schedstat",
 	.text = schedstat_text,
 	.json = schedstat_json,
 	.prom = schedstat_prom,
+	.load = schedstat_load,
 };

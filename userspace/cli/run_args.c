@@ -1,132 +1,148 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `run`'s option parser (see run_args.h): no CLI globals, so host unit
- * tests check its errors directly.
+ * `run`'s options (see run_args.h): one table; options stop at CMD.  No
+ * CLI globals, so host unit tests check its errors directly.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/fmt.h"
 #include "cli/run_args.h"
 
+enum { RUN_OPT_CGROUP = CLI_KEY_LONG, RUN_OPT_BPF, RUN_OPT_NOBPF, RUN_OPT_NOMODULE, RUN_OPT_PERFETTO, RUN_OPT_LABEL,
+       RUN_OPT_NOTE, RUN_OPT_RESULT };
+
+static const struct cli_opt run_option_table[] = {
+	{ RUN_OPT_CGROUP, "cgroup", CLI_VAL_CGROUP, "PATH",
+	  "run CMD in cgroup v2 PATH (created if needed, removed afterwards if created)", NULL },
+	{ RUN_OPT_BPF, "bpf", CLI_VAL_NONE, NULL, "collect wakeup latency with BPF (the default)", NULL },
+	{ RUN_OPT_NOBPF, "no-bpf", CLI_VAL_NONE, NULL, "do not load BPF", NULL },
+	{ RUN_OPT_NOMODULE, "no-module", CLI_VAL_NONE, NULL,
+	  "run without the module: BPF and /proc/schedstat only", NULL },
+	{ RUN_OPT_PERFETTO, "perfetto", CLI_VAL_FILE, "FILE",
+	  "also write the run as a Perfetto trace", NULL },
+	{ 'i', "interval", CLI_VAL_WORD, "SECONDS",
+	  "sampling interval of the trace (default 0.5; with --perfetto)", NULL },
+	{ RUN_OPT_LABEL, "label", CLI_VAL_WORD, "NAME", "name of the run (its column in compare)", NULL },
+	{ RUN_OPT_NOTE, "note", CLI_VAL_WORD, "TEXT", "one line about the setup, shown by report and compare", NULL },
+	{ 'o', "output", CLI_VAL_FILE, "FILE", "write the report to FILE (CMD keeps stdout)", NULL },
+	{ RUN_OPT_RESULT, "result", CLI_VAL_FILE, "FILE",
+	  "a JSON result CMD writes to FILE, embedded in the report (else the one CMD may "
+	  "write to $SCHED_SHADOW_RESULT, as bench does)", NULL },
+	{ 0 }
+};
+
+const struct cli_spec run_spec = {
+	.name = "run",
+	.synopsis = "-- CMD [ARGS...]",
+	.summary = "reset, run a command under BPF collection, report",
+	.help = "Reset the module's counters, start the BPF wakeup-latency collection, run CMD\n"
+		"(inside cgroup PATH with --cgroup), then print one report: the balancer's\n"
+		"verdicts and their reasons, shadow vs real load per CPU, wakeup latency per\n"
+		"cgroup, and the /proc/schedstat load-balance deltas of the same window.\n"
+		"Without the module, run fails (exit 2) unless --no-module is given.  CMD finds\n"
+		"a file name in $SCHED_SHADOW_RESULT where it may write a JSON result (bench\n"
+		"does); the report embeds it, and compare shows bench's latency from it.\n"
+		"Exit status: CMD's (128+N when killed by signal N, 127 when not found).",
+	.opts = run_option_table,
+	.flags = CLI_SPEC_DEBUGFS | CLI_SPEC_JSON | CLI_SPEC_PROM | CLI_SPEC_OPERANDS_LAST,
+	.operand = CLI_VAL_FILE,
+};
+
 void run_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: sched-shadow run [--cgroup PATH] [--bpf|--no-bpf] [--json|--prom]\n"
-		"                        [--perfetto FILE [--interval SECONDS]] -- CMD [ARGS...]\n"
-		"Reset the module's counters, start the BPF wakeup-latency collection,\n"
-		"run CMD (inside cgroup v2 PATH when given, created if needed and removed\n"
-		"afterwards if created), then print one report: load-balancer verdicts,\n"
-		"shadow-vs-real divergence per CPU, wakeup latency per cgroup, migrations\n"
-		"and /proc/schedstat load-balance deltas.  Exit status is CMD's\n"
-		"(128+N when killed by signal N).\n\n"
-		"      --cgroup PATH  run CMD in this cgroup (relative to the cgroup2 mount)\n"
-		"      --bpf          collect wakeup latency with BPF (default)\n"
-		"      --no-bpf       do not load BPF\n"
-		"      --json         JSON report (schema sched_shadow/v1, docs/cli-run.md)\n"
-		"      --prom         Prometheus text exposition\n"
-		"      --debugfs DIR  the module's debugfs directory\n"
-		"      --perfetto FILE  also write a Perfetto trace of the run: the module\n"
-		"                     sampled every --interval (default 0.5 s), lb verdicts,\n"
-		"                     and CMD as a slice carrying the latency percentiles\n"
-		"      --interval SECONDS  sampling interval of the trace (with --perfetto)\n"
-		"  -h, --help         this help\n");
+	cli_spec_usage(&run_spec, "sched-shadow", f);
+}
+
+struct run_parse {
+	struct run_opts *o;
+	int have_interval;
+};
+
+static int run_opt(void *ctx, int key, const char *val, char *err, size_t errlen)
+{
+	struct run_parse *p = ctx;
+	struct run_opts *o = p->o;
+	char *end;
+
+	switch (key) {
+	case RUN_OPT_CGROUP:
+		o->cgroup = val;
+		break;
+	case RUN_OPT_BPF:
+		o->bpf = 1;
+		break;
+	case RUN_OPT_NOBPF:
+		o->bpf = 0;
+		break;
+	case RUN_OPT_NOMODULE:
+		o->module = 0;
+		break;
+	case RUN_OPT_PERFETTO:
+		if (!strcmp(val, "-")) {
+			fmt_into(err, errlen, "--perfetto needs a file name");
+			return -1;
+		}
+		o->perfetto = val;
+		break;
+	case 'i':
+		errno = 0;
+		o->interval = strtod(val, &end);
+		if (errno || end == val || *end || !(o->interval >= 0.001) || o->interval > 86400) {
+			fmt_into(err, errlen, "bad --interval '%s' (seconds, 0.001 to 86400)", val);
+			return -1;
+		}
+		p->have_interval = 1;
+		break;
+	case RUN_OPT_LABEL:
+		o->label = val;
+		break;
+	case RUN_OPT_NOTE:
+		o->note = val;
+		break;
+	case RUN_OPT_RESULT:
+		o->result = val;
+		break;
+	case 'o':
+		if (!strcmp(val, "-")) {
+			o->output = NULL;
+			break;
+		}
+		o->output = val;
+		break;
+	}
+	return 0;
 }
 
 int run_parse_args(int argc, char **argv, struct run_opts *o,
 		   char *err, size_t errlen)
 {
-	enum { OPT_CGROUP = 0x100, OPT_BPF, OPT_NOBPF, OPT_JSON, OPT_PROM, OPT_DEBUGFS,
-	       OPT_PERFETTO, OPT_INTERVAL };
-	static const struct option lo[] = {
-		{ "cgroup",  required_argument, NULL, OPT_CGROUP },
-		{ "bpf",     no_argument,       NULL, OPT_BPF },
-		{ "no-bpf",  no_argument,       NULL, OPT_NOBPF },
-		{ "json",    no_argument,       NULL, OPT_JSON },
-		{ "prom",    no_argument,       NULL, OPT_PROM },
-		{ "debugfs", required_argument, NULL, OPT_DEBUGFS },
-		{ "perfetto", required_argument, NULL, OPT_PERFETTO },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "help",    no_argument,       NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c, fmts = 0, have_interval = 0;
-	char *end;
+	struct run_parse p = { .o = o };
+	struct cli_common common;
+	int i;
 
 	memset(o, 0, sizeof(*o));
 	o->bpf = 1;
+	o->module = 1;
 	o->interval = 0.5;
-	optind = 0;
-	opterr = 0;
-	/* '+': stop at CMD, so CMD's own options are not ours */
-	while ((c = getopt_long(argc, argv, "+:h", lo, NULL)) != -1) {
-		switch (c) {
-		case OPT_CGROUP:
-			if (!*optarg) {
-				fmt_into(err, errlen, "--cgroup needs a non-empty path");
-				return -1;
-			}
-			o->cgroup = optarg;
-			break;
-		case OPT_BPF:
-			o->bpf = 1;
-			break;
-		case OPT_NOBPF:
-			o->bpf = 0;
-			break;
-		case OPT_JSON:
-			o->fmt = RUN_FMT_JSON;
-			fmts |= 1;
-			break;
-		case OPT_PROM:
-			o->fmt = RUN_FMT_PROM;
-			fmts |= 2;
-			break;
-		case OPT_DEBUGFS:
-			o->debugfs = optarg;
-			break;
-		case OPT_PERFETTO:
-			if (!*optarg || !strcmp(optarg, "-")) {
-				fmt_into(err, errlen, "--perfetto needs a file name");
-				return -1;
-			}
-			o->perfetto = optarg;
-			break;
-		case OPT_INTERVAL:
-			errno = 0;
-			o->interval = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(o->interval >= 0.001) ||
-			    o->interval > 86400) {
-				fmt_into(err, errlen, "bad --interval '%s' (seconds, 0.001 to 86400)", optarg);
-				return -1;
-			}
-			have_interval = 1;
-			break;
-		case 'h':
-			run_usage(stdout);
-			return 1;
-		case ':':
-			fmt_into(err, errlen, "option %s needs a value", argv[optind - 1]);
-			return -1;
-		default:
-			fmt_into(err, errlen, "unknown option %s", argv[optind - 1]);
-			return -1;
-		}
-	}
-	if (fmts == 3) {
-		fmt_into(err, errlen, "--json and --prom exclude each other");
+	i = cli_parse_options(&run_spec, argc, argv, run_opt, &p, &common, err, errlen);
+	if (i < 0)
 		return -1;
+	if (common.help) {
+		run_usage(stdout);
+		return 1;
 	}
-	if (have_interval && !o->perfetto) {
+	o->fmt = common.json ? RUN_FMT_JSON : common.prom ? RUN_FMT_PROM : RUN_FMT_TEXT;
+	o->debugfs = common.debugfs;
+	if (p.have_interval && !o->perfetto) {
 		fmt_into(err, errlen, "--interval is the sampling interval of --perfetto; give --perfetto FILE");
 		return -1;
 	}
-	if (optind >= argc) {
+	if (i >= argc) {
 		fmt_into(err, errlen, "no command given (usage: run [OPTIONS] -- CMD [ARGS...])");
 		return -1;
 	}
-	o->cmd = &argv[optind];
+	o->cmd = &argv[i];
 	return 0;
 }

@@ -7,16 +7,24 @@
 #define SCHED_SHADOW_CLI_RUN_ARGS_H
 
 #include <stdio.h>
+#include "cli/options.h"
+
+extern const struct cli_spec run_spec;
 
 enum run_fmt { RUN_FMT_TEXT, RUN_FMT_JSON, RUN_FMT_PROM };
 
 struct run_opts {
 	const char *cgroup;
 	int bpf;		/* 1 default, 0 with --no-bpf */
+	int module;		/* 1 default, 0 with --no-module */
 	enum run_fmt fmt;
 	const char *debugfs;	/* --debugfs DIR or NULL */
 	const char *perfetto;	/* --perfetto FILE or NULL */
 	double interval;	/* --interval: trace sampling period, s (0.5) */
+	const char *label;	/* --label NAME: the run's name in compare */
+	const char *note;	/* --note TEXT: one line about the setup */
+	const char *result;	/* --result FILE: JSON CMD writes, embedded in the report */
+	const char *output;	/* -o FILE: the report goes there, not to stdout */
 	char **cmd;		/* NULL-terminated CMD ARGS... */
 };
 

@@ -19,19 +19,31 @@
 int run_trace_open(struct run_trace *t, const char *path, const char *debugfs, char *const *cmd,
 		   char *err, size_t errlen)
 {
-	char name[300];
-	size_t o = 0;
+	size_t len = 1, o = 0;
+	char *name;
 
 	memset(t, 0, sizeof(*t));
-	if (pfrec_open(&t->rec, path, err, errlen))
+	for (int i = 0; cmd[i]; i++)
+		len += strlen(cmd[i]) + 1;
+	t->cmdline = malloc(len);
+	if (!t->cmdline) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
+	}
+	t->cmdline[0] = 0;
+	/* the whole command line names the slice */
+	for (int i = 0; cmd[i]; i++)
+		o += (size_t)snprintf(t->cmdline + o, len - o, "%s%s", i ? " " : "", cmd[i]);
+	if (pfrec_open(&t->rec, path, err, errlen)) {
+		free(t->cmdline);
+		t->cmdline = NULL;
+		return -1;
+	}
 	t->debugfs = debugfs;
-	/* the command line, up to a readable length, names the slice */
-	for (int i = 0; cmd[i] && o < sizeof(t->cmdline) - 1; i++)
-		o += (size_t)snprintf(t->cmdline + o, sizeof(t->cmdline) - o, "%s%s", i ? " " : "",
-				      cmd[i]);
-	snprintf(name, sizeof(name), "run: %s", t->cmdline);
-	t->cmd_track = pfrec_track(&t->rec, name);
+	if (asprintf(&name, "run: %s", t->cmdline) < 0)
+		name = NULL;
+	t->cmd_track = pfrec_track(&t->rec, name ? name : "run");
+	free(name);
 	return 0;
 }
 
@@ -127,8 +139,8 @@ int run_trace_finish(struct run_trace *t, int exit_status, double wall_s,
 {
 	static const int per_cg = 4 + LAT_NPCT;
 	struct pft_arg top[2 + RUN_TRACE_MAX_CGROUPS], *ent = NULL;
-	char (*names)[300] = NULL, (*keys)[LAT_NPCT][16] = NULL;
-	int n = 0, ncg = 0;
+	char *names[RUN_TRACE_MAX_CGROUPS] = { NULL }, (*keys)[LAT_NPCT][16] = NULL;
+	int n = 0, ncg = 0, rc;
 
 	top[n].name = "exit_status";
 	top[n].kind = PFT_ARG_INT;
@@ -140,11 +152,10 @@ int run_trace_finish(struct run_trace *t, int exit_status, double wall_s,
 	n++;
 	if (lat && lat->ncg) {
 		ent = calloc((size_t)RUN_TRACE_MAX_CGROUPS * per_cg, sizeof(*ent));
-		names = calloc(RUN_TRACE_MAX_CGROUPS, sizeof(*names));
 		keys = calloc(RUN_TRACE_MAX_CGROUPS, sizeof(*keys));
 	}
 	/* one dictionary per cgroup with activity: the run report's latency_us */
-	for (int i = 0; ent && names && keys && i < lat->ncg && ncg < RUN_TRACE_MAX_CGROUPS; i++) {
+	for (int i = 0; ent && keys && i < lat->ncg && ncg < RUN_TRACE_MAX_CGROUPS; i++) {
 		const struct lat_cg_val *v = &lat->cg[i].v;
 		struct pft_arg *e = &ent[ncg * per_cg];
 		int k = 0;
@@ -179,8 +190,11 @@ int run_trace_finish(struct run_trace *t, int exit_status, double wall_s,
 		{
 			char b[64];
 
-			snprintf(names[ncg], sizeof(names[ncg]), "latency %s", cg_name(ctx, i, b, sizeof(b)));
+			if (asprintf(&names[ncg], "latency %s", cg_name(ctx, i, b, sizeof(b))) < 0)
+				names[ncg] = NULL;
 		}
+		if (!names[ncg])
+			break;
 		top[n].name = names[ncg];
 		top[n].kind = PFT_ARG_DICT;
 		top[n].dict = e;
@@ -190,12 +204,23 @@ int run_trace_finish(struct run_trace *t, int exit_status, double wall_s,
 	}
 	pft_slice_end(&t->rec.w, t->cmd_track, t->t_end ? t->t_end : pft_now_ns(), top, (size_t)n);
 	free(ent);
-	free(names);
+	for (int i = 0; i < ncg; i++)
+		free(names[i]);
 	free(keys);
-	return pfrec_finish(&t->rec, err, errlen);
+	rc = pfrec_finish(&t->rec, err, errlen);
+	free(t->cmdline);
+	t->cmdline = NULL;
+	return rc;
+}
+
+void run_trace_stop_verdicts(struct run_trace *t)
+{
+	pfrec_verdicts_stop(&t->rec);
 }
 
 void run_trace_abort(struct run_trace *t)
 {
 	pfrec_abort(&t->rec);
+	free(t->cmdline);
+	t->cmdline = NULL;
 }

@@ -18,7 +18,7 @@
 struct run_trace {
 	struct pfrec rec;
 	uint64_t cmd_track;
-	char cmdline[200];		/* CMD ARGS..., the slice's name */
+	char *cmdline;			/* CMD ARGS..., the slice's name, whole */
 	uint64_t t_begin, t_end;
 	int sample;		/* sample the module (it is loaded) */
 	const char *debugfs;
@@ -40,6 +40,8 @@ void run_trace_start(struct run_trace *t, int module_loaded);
  */
 int run_trace_wait(struct run_trace *t, pid_t pid, double interval, const char *cgroup,
 		   int *status);
+/* The report's window ended: read the last lb_verdict records, read no more. */
+void run_trace_stop_verdicts(struct run_trace *t);
 /*
  * End the slice with the run's results and write the file.  cg_name
  * names cgroup i of lat (path, or "cgid:N").  0 or -1 with err.

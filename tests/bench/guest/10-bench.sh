@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # plan: 1
 # make bench, part 1: throughput and latency by configuration.
 # Rounds: each round runs every configuration once, in an order rotated by
@@ -21,6 +22,7 @@ while [ $r -le $BENCH_ROUNDS ]; do
 	i=0
 	while [ $i -lt $n ]; do
 		k=$(( (i + r - 1) % n + 1 ))
+		# shellcheck disable=SC1083 # ${NAME}: the variable named by $k, through eval
 		eval c=\${$k}
 		order="$order $c"
 		i=$((i + 1))

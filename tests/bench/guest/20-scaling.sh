@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # plan: 1
 # make bench, part 2: cost per call as the work grows, from the module's
 # own `stats` (stats=1).  Every case queues its tasks on the last CPU ($PC,
@@ -61,7 +62,7 @@ measure() {
 
 # run_case NAME TASKS DEPTH IDLE BUDGET [PARAMS]
 run_case() {
-	local name=$1 tasks=$2 depth=$3 idle=$4 budget=$5 extra=$6 cg= d=0
+	local name=$1 tasks=$2 depth=$3 idle=$4 budget=$5 extra=$6 cg='' d=0
 	bench_config none
 	modload $KO "stats=1 walk_budget=$budget $extra" > /tmp/insmod.err 2>&1 || { fail=1; not_ok "scaling: load" "$(cat /tmp/insmod.err)"; return; }
 	if [ "$idle" -gt 0 ]; then
@@ -104,7 +105,7 @@ run_case depth-6 8 6 0 1024
 run_case idle-1 8 0 1 1024
 run_case idle-1000 8 0 1000 1024
 run_case budget-256 512 0 0 256
-# issue 15: the walk on every event, as before (exact=1)
+# the walk on every event (exact=1)
 run_case exact-tasks-1 1 0 0 1024 exact=1
 run_case exact-tasks-512 512 0 0 1024 exact=1
 

@@ -48,7 +48,7 @@ _tap_count() {	# _tap_count pass|fail|skip -> prints the new test number
 
 # the last result line, for the harness's "where" when a scenario stops early
 _tap_last() { echo "$*" > /run/tap.last; }
-ok() { local l="ok $(_tap_count pass) - $*"; _emit "$l"; _tap_last "$l"; }
+ok() { local l; l="ok $(_tap_count pass) - $*"; _emit "$l"; _tap_last "$l"; }
 not_ok() {
 	local name=$1 l
 	shift
@@ -63,7 +63,7 @@ check() {
 	shift
 	if [ "$rc" -eq 0 ]; then ok "$@"; else not_ok "$@"; fi
 }
-tap_skip() { local l="ok $(_tap_count skip) - $1 # SKIP $2"; _emit "$l"; _tap_last "$l"; }
+tap_skip() { local l; l="ok $(_tap_count skip) - $1 # SKIP $2"; _emit "$l"; _tap_last "$l"; }
 
 diag() {
 	if [ $# -gt 0 ]; then
@@ -116,6 +116,7 @@ dmesg_clean() {
 # --- module --------------------------------------------------------------
 module_loaded() { grep -q '^sched_shadow ' /proc/modules; }
 
+# shellcheck disable=SC2120 # an optional module file, $KO when none
 load_module() {
 	local ko=${1:-$KO} out
 	module_loaded && return 0
@@ -123,8 +124,11 @@ load_module() {
 		echo "no module file $ko" > /tmp/insmod.err
 		return 1
 	fi
-	# modload: one finit_module() (busybox insmod retries with init_module)
-	out=$(modload "$ko" 2>&1)
+	# modload: one finit_module() (busybox insmod retries with init_module);
+	# /run/ko.params: parameters every (re)load gets while it exists (the lb
+	# scenarios' rule calibration; each scenario runs in its own shell)
+	# shellcheck disable=SC2046
+	out=$(modload "$ko" $(cat /run/ko.params 2>/dev/null) 2>&1)
 	local rc=$?
 	echo "$out" > /tmp/insmod.err
 	return $rc
@@ -257,11 +261,48 @@ pin_shell_last_cpu() {
 # was for the final check, need the module and its `lb` file.
 lb_need() {
 	[ -f /run/lb.mark ] || dmesg_mark > /run/lb.mark
+	# the first lb scenario reloads the module with the rule calibration
+	# (lb_rules_learn=LB_LEARN judged attempts, 2000 by default; 0 = none):
+	# the model is calibrated on those attempts and measured on all later
+	# ones (tests/vm/host/lb_agreement.py prints both)
+	if [ ! -f /run/lb.calib ]; then
+		: > /run/lb.calib
+		if [ "${LB_LEARN:-2000}" -gt 0 ] && unload_module; then
+			echo "lb_rules_learn=${LB_LEARN:-2000}" > /run/ko.params
+			load_module || diag "load with $(cat /run/ko.params) failed: $(cat /tmp/insmod.err)"
+		fi
+	fi
 	need_module "$1: module loaded" || return 1
 	if [ ! -r "$SS/lb" ]; then
 		not_ok "$1: $SS/lb exists" "feature: $(awk '$1 == "feature.lb_audit"' "$SS/info")"
 		return 1
 	fi
+}
+
+# lb_reset: the audit scenarios' `reset`.  First exports what the kernel
+# model's agreement counters hold since the previous reset (info and
+# lb_attempts, as lbmodel-N.info/.att, N counting up) for the per-kernel
+# agreement line (tests/vm/host/lb_agreement.py), then resets.
+lb_reset() {
+	lb_model_export
+	echo 1 > "$SS/reset"
+}
+
+# lb_model_export: export the model's counters since the last reset (nothing
+# when the module or its audit is not loaded)
+lb_model_export() {
+	local n
+	[ -r "$SS/lb_attempts" ] || return 0
+	n=$(cat /run/lbm.n 2>/dev/null || echo 0)
+	echo $((n + 1)) > /run/lbm.n
+	cat "$SS/info" > /tmp/lbm.info 2>/dev/null && vm_export "lbmodel-$n.info" /tmp/lbm.info
+	# once the calibration is done, later reloads keep what it learned
+	if grep -q '^lb_calibration done' /tmp/lbm.info; then
+		awk '$1 ~ /^lb_rule\./ && $2 ~ /:learned$/ {
+			r = substr($1, 9); printf "%s%s%s", n++ ? "," : "lb_rules=", $2 ~ /^on/ ? "+" : "-", r }' \
+			/tmp/lbm.info > /run/ko.params
+	fi
+	cat "$SS/lb_attempts" > /tmp/lbm.att 2>/dev/null && vm_export "lbmodel-$n.att" /tmp/lbm.att
 }
 
 # lbv FILE DOMAIN IDLE TRACKER COLUMN: one number of a saved `lb` table

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Host-side checks for VM scenario 27 (tests/vm/scenarios/27-lb-known-wrong.sh):
-# a second implementation of the documented verdict and reason rules
-# (tests/vm/host/lb_rejudge.py) re-judges every lb_verdict event the guest
-# exported, from the state each event records.  100 % agreement is
+# the independent checker written from fair.c (tests/checker/rejudge.py)
+# re-judges every lb_verdict event the guest exported from the inputs each
+# event records (per-CPU state, groups, domain).  100 % agreement is
 # required; zero events is a failure.
 #
 #   tests/vm/host/27-lb-known-wrong.sh [VM_OUT_DIR]     (default build/vm-out)
@@ -26,7 +26,7 @@ else
 		"not ok - "*) ok 1 "rejudge: ${line#not ok - }" ;;
 		"#"*) echo "$line" ;;
 		esac
-	done < <(python3 "$top/tests/vm/host/lb_rejudge.py" "$f")
+	done < <(python3 "$top/tests/checker/rejudge.py" "$f")
 	ok $done_seen "rejudge: the checker ran to the end"
 fi
 tap_end

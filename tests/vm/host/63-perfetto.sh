@@ -10,7 +10,13 @@
 #    destination CPU's track, carries domain/idle/verdict/pick and lies in
 #    the recording's time span (the tracefs clock is the trace clock);
 #  - run's trace has one slice for the command lasting its wall time, and
-#    the slice's latency arguments are the run report's latency_us.
+#    the slice's latency arguments are the run report's latency_us;
+#  - run's lb_verdict instants: every one's arguments equal, field by
+#    field and whole, the record a second tracefs instance captured for the
+#    same event (the reference, p63-ref.txt); their number equals the
+#    report's judged attempts (lb_attempts, all domains, idle + newidle);
+#    every packet sequence is in timestamp order; nothing is marked
+#    incomplete.
 #
 #   tests/vm/host/63-perfetto.sh [VM_OUT_DIR]     (default build/vm-out)
 set -u
@@ -25,7 +31,7 @@ if ! command -v protoc >/dev/null; then
 	tap_end
 	exit
 fi
-for f in p63.csv p63.pftrace p63-run.pftrace p63-run.json; do
+for f in p63.csv p63.pftrace p63-run.pftrace p63-run.json p63-ref.txt; do
 	[ -s "$out/$f" ]
 	ok $? "$f exported by the guest"
 done
@@ -57,7 +63,9 @@ def unq(v):
 
 def parse(path):
     """protoc's text output -> (tracks {uuid: dict}, events [dict])"""
+    global seqs
     tracks, events = {}, []
+    seqs = []
     stack, cur, ann = [], None, []
     try:
         lines = open(path).read().splitlines()
@@ -87,6 +95,7 @@ def parse(path):
                 v = a["dict"] if a["dict"] else a["value"]
                 (ann[-1]["dict"] if ann else pkt["te"]["args"])[a["name"]] = v
             elif name == "packet":
+                seqs.append((pkt.get("seq"), pkt["ts"]))
                 if "td" in pkt:
                     t = pkt["td"]
                     tracks[int(t["uuid"])] = t
@@ -99,6 +108,8 @@ def parse(path):
         top = stack[-1] if stack else ""
         if top == "packet" and k == "timestamp":
             pkt["ts"] = int(v)
+        elif top == "packet" and k == "trusted_packet_sequence_id":
+            pkt["seq"] = int(v)
         elif top == "track_descriptor":
             cur[k] = unq(v) if k == "name" else int(v)
         elif top == "track_event":
@@ -106,13 +117,12 @@ def parse(path):
         elif ann:
             if k == "name":
                 ann[-1]["name"] = unq(v)
+            elif k == "string_value":
+                ann[-1]["value"] = unq(v)
+            elif k == "double_value":
+                ann[-1]["value"] = float(v)
             else:
-                v = unq(v)
-                try:
-                    v = float(v) if ("." in v or "e" in v) else int(v)
-                except ValueError:
-                    pass
-                ann[-1]["value"] = v
+                ann[-1]["value"] = int(v)
     return tracks, events
 
 # ---- record: trace vs CSV
@@ -231,6 +241,95 @@ chk("run: the slice's exit_status is the report's (0)",
     lambda: (args.get("exit_status") == rep["exit_status"] == 0,))
 nsamp = len({e["ts"] for e in events if e.get("type") == "TYPE_COUNTER"})
 check(nsamp >= 3, "run: the module was sampled while the command ran (%d samples)" % nsamp)
+
+# ---- run: verdict instants vs the reference records and the report
+def ref_records():
+    """p63-ref.txt (tracefs text) -> {dst_cpu: [(ts_ns, {field: text})]}"""
+    recs = {}
+    for line in open(out + "/p63-ref.txt", errors="replace"):
+        head, sep, body = line.rstrip("\n").partition(" lb_verdict: ")
+        if not sep:
+            continue
+        sec, _, usec = head.rstrip(":").split()[-1].rstrip(":").partition(".")
+        ts = int(sec) * 10**9 + int((usec + "000000000")[:9])
+        f = dict(t.split("=", 1) for t in body.split(" ") if "=" in t)
+        recs.setdefault(f.get("dst_cpu"), []).append((ts, f))
+    return recs
+
+cpu_tracks = {u: t["name"] for u, t in tracks.items() if t["name"].startswith("CPU ")}
+inst = [e for e in events if e.get("type") == "TYPE_INSTANT" and int(e["track_uuid"]) in cpu_tracks]
+
+def args_text(a):
+    return {k: (str(v) if not isinstance(v, str) else v) for k, v in a.items()}
+
+def verdicts_equal_reference():
+    """Align, per destination CPU and in order, each instant with the next
+    reference record of the same fields.  The same event is stamped by each
+    instance's ring buffer on its own: usually microseconds apart, up to a
+    few milliseconds when an interrupt comes between (seen: 4.8 ms under
+    TCG), so the timestamps only bound the search (10 ms)."""
+    recs = ref_records()
+    nref = sum(len(v) for v in recs.values())
+    pos = {c: 0 for c in recs}
+    matched = bad = missing = 0
+    unmatched = []
+    for e in sorted(inst, key=lambda e: e["ts"]):
+        cpu = str(e["args"].get("dst_cpu"))
+        a = args_text(e["args"])
+        rs = recs.get(cpu, [])
+        i = pos.get(cpu, 0)
+        while i < len(rs) and rs[i][0] < e["ts"] - 10000000:
+            i += 1
+        j = i
+        while j < len(rs) and rs[j][0] <= e["ts"] + 10000000 and rs[j][1] != a:
+            j += 1
+        if j < len(rs) and rs[j][0] <= e["ts"] + 10000000:
+            matched += 1
+            pos[cpu] = j + 1
+        elif i < len(rs) and rs[i][0] <= e["ts"] + 10000000:
+            bad += 1
+            unmatched.append(e)
+        else:
+            missing += 1
+            unmatched.append(e)
+    for e in unmatched[:2]:
+        a = args_text(e["args"])
+        same = [r for r in recs.get(a.get("dst_cpu"), []) if r[1] == a]
+        near = [r for r in recs.get(a.get("dst_cpu"), []) if abs(r[0] - e["ts"]) <= 10000000][:1]
+        print("# instant %d dst_cpu=%s %s: records with the same fields at %s; the nearest record "
+              "differs in %s" % (e["ts"], a.get("dst_cpu"), e.get("name"),
+              ["%+d ns" % (r[0] - e["ts"]) for r in same][:4],
+              [sorted(k for k in set(r[1]) | set(a) if r[1].get(k) != a.get(k))[:4] for r in near]))
+    longest = max((len(v) for e in inst for v in args_text(e["args"]).values()), default=0)
+    return (inst and matched == len(inst),
+            "%d instants, %d equal their reference record field by field, %d differ, %d without "
+            "one; %d reference records; longest argument %d bytes" % (
+                len(inst), matched, bad, missing, nref, longest))
+chk("run: every lb_verdict instant's arguments equal its reference record, in full", verdicts_equal_reference)
+
+def count_is_judged():
+    att = (rep.get("lb") or {}).get("attempts") or {}
+    judged = sum(r["attempts"] for r in att.get("rows", [])
+                 if r["domain"] == "all" and r["idle"] in ("idle", "newidle"))
+    return (judged > 0 and len(inst) == judged,
+            "%d instants, %d judged attempts in the report" % (len(inst), judged))
+chk("run: as many verdict instants as the report's judged attempts", count_is_judged)
+
+def sequences_ordered():
+    last, back, per = {}, 0, {}
+    for seq, ts in seqs:
+        if ts is None:
+            continue
+        per[seq] = per.get(seq, 0) + 1
+        if ts < last.get(seq, 0):
+            back += 1
+        last[seq] = ts
+    vseq = {e.get("seq") for e in inst}
+    incomplete = [e for e in events if e.get("name") == "lb_verdict records incomplete"]
+    return (back == 0 and not incomplete and per.get(1) and per.get(2),
+            "%d backward steps; packets per sequence %s; %d incomplete markers" % (back, per, len(incomplete)))
+chk("run: every packet sequence in timestamp order (samples, verdicts, command), nothing marked incomplete",
+    sequences_ordered)
 PY
 )
 tap_end

@@ -57,7 +57,7 @@ and the module shows its last published walk.
     entity's weight is recomputed from the task group's load_avg sum at
     every update;
   PELT averages, shadow and task_load: max(3 %, 4 units) - the measured
-    median is 0 % and max 2 % (DESIGN.md) on 6.1, plus the shadow's
+    median is 0 % and max 2 % (docs/design.md) on 6.1, plus the shadow's
     per-level integer rounding (up to 1 unit per level); 9 % for the root
     of a CPU that groups time-share (its averages are sums of top-level
     entities whose weights are recomputed at each update);

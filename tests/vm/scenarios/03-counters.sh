@@ -23,7 +23,7 @@ diag "published $p0 after reset -> $p1 under load; $grown CPUs published"
 if [ "$p1" -gt "$p0" ] && [ "$grown" -ge 2 ]; then ok "counters: published walks grow under load"; else not_ok "counters: published walks grow under load" "p0=$p0 p1=$p1 cpus=$grown"; fi
 if [ -s /tmp/c3.rows ] && [ "$ob" -eq 0 ]; then ok "counters: over_budget stays 0"; else not_ok "counters: over_budget stays 0" "over_budget=$ob"; fi
 # walks started from the nr_running tracepoint are always consistent
-# (DESIGN.md); the discarded ones start from PELT updates in the middle of
+# (docs/design.md); the discarded ones start from PELT updates in the middle of
 # an enqueue.  Measured 7.7 % on 6.1 under TCG with this load: the bound is
 # twice that, tight enough to see a walk that loses track of a level.
 ratio=$(awk -v p="$p1" -v d="$d1" 'BEGIN { printf "%.4f", (p + d) ? d / (p + d) : 1 }')

@@ -46,7 +46,7 @@ while [ $i -lt $n ]; do
 		busy=$((busy + 1))
 		set -- $res
 		med=$(awk -v m=$2 'BEGIN { printf "%.1f", m * 100 }')
-		check $(awk -v m=$2 'BEGIN { print (m <= 0.05) ? 0 : 1 }') \
+		check "$(awk -v m=$2 'BEGIN { print (m <= 0.05) ? 0 : 1 }')" \
 			"root hogs: cpu$i shadow within 5% of load_avg (median diff ${med}% over $1 busy samples)"
 	fi
 	i=$((i + 1))

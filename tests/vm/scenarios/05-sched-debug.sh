@@ -69,7 +69,7 @@ for w in $weights; do
 		if (($3 >= lo * $4 - 1 && $3 <= hi * $4 + 1)) n++ } END { print n + 0 }' /tmp/s5)
 	rounds=$(awk -v c=$i '$2 == c' /tmp/s5 | wc -l)
 	need=$(( rounds / 2 + 1 ))
-	check $([ "$rounds" -ge 3 ] && [ "$agree" -ge "$need" ] && echo 0 || echo 1) \
+	check "$([ "$rounds" -ge 3 ] && [ "$agree" -ge "$need" ] && echo 0 || echo 1)" \
 		"sched/debug: cpu$i load_avg agrees $what in $agree of $rounds rounds (most needed; weight $w)"
 	diag "cpu$i module/kernel:$vals"
 	i=$((i + 1))

@@ -67,6 +67,7 @@ for s in 1 2 3 4; do
 	awk '{ print $2, $11 }' /tmp/s6.g >> /tmp/s6.paths
 	check_groups < /tmp/s6.g > /tmp/s6.out
 	grep '^BAD' /tmp/s6.out | head -n 8 | diag
+	# shellcheck disable=SC2046 # words into the positional parameters, on purpose
 	set -- $(sed -n 's/^SUM rows=\([0-9]*\) bad=\([0-9]*\) badavg=\([0-9]*\) badh=\([0-9]*\)$/\1 \2 \3 \4/p' /tmp/s6.out)
 	if [ $# -ne 4 ]; then bad=$((bad + 1)); diag "sample $s: checker failed"; continue; fi
 	rows=$(($rows + $1)) bad=$(($bad + $2)) badavg=$(($badavg + $3)) badh=$(($badh + $4))

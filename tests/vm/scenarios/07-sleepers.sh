@@ -25,6 +25,7 @@ bg_stop
 cg_rm /p
 diag "cpu samples shadow_mean real_mean div_mean:"
 diag "$(cat /tmp/s7)"
+# shellcheck disable=SC2046 # words into the positional parameters, on purpose
 set -- $(awk '$3 != "-" && $4 != "-" { s += $3; r += $4; n += $2 } END { printf "%d %d %d\n", s, r, n }' /tmp/s7)
 sh_sum=$1 real_sum=$2 nsamp=$3
 ratio=$(awk -v s=$sh_sum -v r=$real_sum 'BEGIN { printf "%.3f", r ? s / r : 0 }')

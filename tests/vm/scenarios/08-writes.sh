@@ -56,7 +56,7 @@ if [ "$out" = "ok 1" ] && [ "$p1" -lt "$p0" ]; then ok "writes: reset 1 clears t
 out=$(wr -e "$SS/reset" '1\n')
 [ "$out" = "ok 2" ] && ok "writes: reset accepts '1\\n'" || not_ok "writes: reset accepts '1\\n'" "write: $out"
 
-# perf (issue 6): enable 0 also disarms the audit kretprobe ([DISABLED] in
+# perf: enable 0 also disarms the audit kretprobe ([DISABLED] in
 # the kprobes list), enable 1 arms it again
 lbsym=$(awk '$1 == "feature.lb_audit" { sub(/^active:/, "", $2); print $2 }' "$SS/info")
 kpstate() { grep -E "[[:space:]]$lbsym\+0x0" /sys/kernel/debug/kprobes/list 2>/dev/null | grep -c DISABLED; }

@@ -47,6 +47,7 @@ fi
 # prev, next[, prev_state]).  The module read it from BTF; the test uses the
 # release number as the independent oracle.
 args=$(info btf.sched_switch.args)
+# shellcheck disable=SC2046 # words into the positional parameters, on purpose
 set -- $(uname -r | tr '.-' '  ')
 kv=$(( $1 * 100 + $2 ))
 if [ "$kv" -ge 518 ]; then want=5; else want=4; fi

@@ -71,7 +71,7 @@ for p in $placements; do
 done
 sleep 0.5
 # renice every thread of each hog (burn's worker is a thread); record TIDs
-tids= bad=
+tids='' bad=''
 while read -r cpu cg nice i; do
 	pid=$(awk -v n="s11h$i" '$2 == n { print $1 }' "$BG_PIDS")
 	for t in /proc/$pid/task/*; do

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Scenario 12: every sched_shadow trace event on at once, under a load that
-# reaches each context the probes run in (issue 15 items 4-5): CFS tasks
+# reaches each context the probes run in: CFS tasks
 # in nested groups (one named with a space) migrating between CPUs
 # (pelt_se_tp from migrate_task_rq_fair, under p->pi_lock only), an RT
 # spinner preempting them (sched_switch walks), groups created, filled and
@@ -10,7 +10,7 @@
 # sleeping lock (on PREEMPT_RT) the events used to take under the rq lock.
 # The kernel log must stay clean: no "BUG: sleeping function called from
 # invalid context", no "scheduling while atomic", no lockdep report, no
-# stall.  On bookworm-rt (PREEMPT_RT) this is the RT boot of issue 15; what
+# stall.  On bookworm-rt (PREEMPT_RT) this is the RT boot; what
 # that kernel can and cannot detect is in docs/debugfs.md, "Trace events".
 # plan: 4
 # timeout: 90

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 13 (issue 15 items 1-2): fresh values and h_load on a task that
+# Scenario 13: fresh values and h_load on a task that
 # waits.  A CFS task that runs 1 ms every 300 ms (load_avg ~20), in the
 # nested cgroup /s13/a and pinned to cpu1, wakes while an RT spinner holds
 # cpu1 for 2.2 s (RT throttling off for the scenario; the 8 rounds of
@@ -69,16 +69,16 @@ diag "$(cat /tmp/l13.rows)"
 nrows=$(wc -l < /tmp/l13.rows)
 tail -n 4 /tmp/l13.rows > /tmp/l13.late
 
-check $([ "$nrows" -ge 4 ] &&
-	awk '$4 < 1 { bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1) \
+check "$([ "$nrows" -ge 4 ] &&
+	awk '$4 < 1 { bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1)" \
 	"fresh values: the task stayed queued on cpu$rcpu without running ($nrows rounds while waiting, h_nr_running >= 1)"
-check $(awk '$3 >= 300 || $2 < 700 { bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1) \
+check "$(awk '$3 >= 300 || $2 < 700 { bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1)" \
 	"fresh values: kernel oracles: the task's se.avg.load_avg stays stale (< 300) while root load_avg climbs (>= 700)"
-check $(awk '{ d = $6 - $2; if (d < 0) d = -d; if (d > 0.15 * $2) bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1) \
+check "$(awk '{ d = $6 - $2; if (d < 0) d = -d; if (d > 0.15 * $2) bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1)" \
 	"fresh values: shadow_fresh within 15% of the kernel's root load_avg"
-check $(awk '$5 >= 0.4 * $6 { bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1) \
+check "$(awk '$5 >= 0.4 * $6 { bad = 1 } END { exit bad || NR < 4 }' /tmp/l13.late && echo 0 || echo 1)" \
 	"fresh values: raw shadow below 40% of shadow_fresh (the staleness corrected)"
 nr=$(grep -c "^=== ROUND [0-9]* $SS/groups" /tmp/l13.rounds)
 vm_export s13-rounds.txt /tmp/l13.rounds
-check $([ "$nr" -eq 8 ] && echo 0 || echo 1) \
+check "$([ "$nr" -eq 8 ] && echo 0 || echo 1)" \
 	"fresh values: 8 rounds of /proc/TID/sched, sched/debug, cpus and groups exported for the host's PELT and h_load oracle ($nr)"

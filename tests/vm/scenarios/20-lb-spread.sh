@@ -23,7 +23,7 @@ shcpu=$(pin_shell_last_cpu)
 hcpu=1
 old_every=$(cat "$SS/lb_dump_every")
 echo 1 > "$SS/lb_dump_every"
-echo 1 > "$SS/reset"
+lb_reset
 cat "$SS/lb" > /tmp/l20.0
 bg s20 burn -t 3 -s 0 -d 0 -q --cpu $hcpu --widen --widen-ms 300
 pid=$(awk '$2 == "s20" { print $1 }' "$BG_PIDS")

@@ -61,7 +61,7 @@ phase() {
 	echo 1 > $T/events/sched/sched_wakeup/enable
 	echo 1 > $T/events/sched/sched_wakeup_new/enable
 	echo 1 > $T/events/sched/sched_switch/enable
-	echo 1 > "$SS/reset"
+	lb_reset
 	echo 1 > $T/tracing_on
 	# one reader (no fork in between): round 1, a quiet 3 s, round 2 =
 	# window start, 3 s, round 3 = window end

@@ -29,7 +29,7 @@ echo 0 > $T/tracing_on
 echo > $T/trace
 echo 1 > $T/events/sched_shadow/lb_verdict/enable
 echo 1 > $T/events/sched/sched_migrate_task/enable
-echo 1 > "$SS/reset"
+lb_reset
 cat "$SS/lb" > /tmp/l22.0
 bg s22c catn -n 1000 -i 1 "$SS/cpus"
 echo 1 > $T/tracing_on
@@ -68,7 +68,7 @@ awk '{ k = $1 "/" $2 "/" $3; if (k == p) { n++; next } if (p != "") o = o " " p 
 mig=$(awk -v tid=$tid -v cpu=$rcpu '/sched_migrate_task:/ && index($0, " pid=" tid " ") && index($0, "orig_cpu=" cpu " ") { n++ } END { print n + 0 }' /tmp/l22.trace)
 diag "sched_migrate_task of the hog ($tid) away from cpu$rcpu: $mig; the hog is on cpu$end_cpu after the RT task ended"
 grep 'sched_migrate_task:' /tmp/l22.trace | grep " pid=$tid " | head -n 4 | sed 's/^ *//' | cut -c1-200 | diag
-vr=$(grep 'lb_verdict:' /tmp/l22.trace | grep -c "verdict=right pick=$rcpu ")
+vr=$(grep 'lb_verdict:' /tmp/l22.trace | grep -cE "verdict=right reason=[^ ]* pick=$rcpu ")
 vall=$(grep -c 'lb_verdict:' /tmp/l22.trace)
 diag "lb_verdict events: $vall judged, $vr right with the pick on cpu$rcpu's group; verdicts:"
 grep 'lb_verdict:' /tmp/l22.trace | sed -n 's/.*\(verdict=[a-z]*\).*/\1/p' | sort | uniq -c | diag

@@ -96,7 +96,7 @@ run_case() {
 	echo 1 > $T/tracing_on
 	cat /proc/schedstat > /tmp/lb-$name.ss0
 	echo l23-before-reset > $T/trace_marker
-	echo 1 > "$SS/reset"
+	lb_reset
 	echo l23-after-reset > $T/trace_marker
 	cat /proc/schedstat > /tmp/lb-$name.ss0b
 	sleep 3
@@ -144,6 +144,7 @@ awk '
 for name in root nested; do
 	consistency /tmp/lb-$name.txt > /tmp/lb-$name.chk
 	grep '^BAD' /tmp/lb-$name.chk | head -n 10 | diag
+	# shellcheck disable=SC2046 # words into the positional parameters, on purpose
 	set -- $(sed -n 's/^SUM rows=\([0-9]*\) judged=\([0-9]*\) bad_sum=\([0-9]*\) bad_all=\([0-9]*\) bad_agree=\([0-9]*\) bad_other=\([0-9]*\)$/\1 \2 \3 \4 \5 \6/p' /tmp/lb-$name.chk)
 	if [ $# -ne 6 ]; then
 		not_ok "lb demo tables ($name): consistency checker ran" "$(cat /tmp/lb-$name.chk | head -n 3)"

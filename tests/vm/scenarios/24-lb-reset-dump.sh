@@ -18,7 +18,7 @@ info() { awk -v k="$1" '$1 == k { print $2 }' "$SS/info"; }
 
 old_every=$(cat "$SS/lb_dump_every")
 echo 1 > "$SS/lb_dump_every"
-echo 1 > "$SS/reset"
+lb_reset
 bg l24 burn -t 9 -r 15 -s 10 -d 0 -q
 bg l24s burn -t 3 -s 0 -d 0 -q --cpu 3 --widen --widen-ms 200
 # the snapshot check needs a wrong or missed verdict: keep the load up to
@@ -58,7 +58,7 @@ fi
 # reset with the load stopped, read at once
 sleep 0.3
 cat "$SS/lb" > /tmp/l24.before
-echo 1 > "$SS/reset"
+lb_reset
 cat "$SS/lb" > /tmp/l24.after
 cat "$SS/lb_snapshots" > /tmp/l24.snap2
 tb=$(total /tmp/l24.before) ta=$(total /tmp/l24.after)

@@ -27,7 +27,7 @@ while [ $i -lt $n ]; do
 done
 bg s26h burn -t 1 -s 0 -d 0 -q --cpu 1 --widen --widen-ms 100
 sleep 1
-echo 1 > "$SS/reset"
+lb_reset
 catn -n 600 -i 2 "$SS/cpus" > /tmp/l26.cpus
 cat "$SS/lb" > /tmp/l26.lb
 cat "$SS/lb_snapshots" > /tmp/l26.snap
@@ -63,6 +63,7 @@ awk '
 		for (j = 1; j <= k; j++) { s = order[j]; if (work[s] && lone[s] == work[s]) { bad++; print "LONE " call[s] " |" why[s] } }
 		printf "SNAPS %d %d\n", k, bad + 0
 	}' /tmp/l26.snap > /tmp/l26.snapchk
+# shellcheck disable=SC2046 # words into the positional parameters, on purpose
 set -- $(sed -n 's/^SNAPS //p' /tmp/l26.snapchk)
 nsnap=${1:-0} lonesnap=${2:-0}
 diag "lb_snapshots: $nsnap wrong/missed calls kept, $lonesnap of them with only lone-task CPUs as work to give:"

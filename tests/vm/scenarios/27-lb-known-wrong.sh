@@ -85,13 +85,13 @@ ssv=$(awk '$1 == "version" { print $2; exit }' /proc/schedstat)
 case "$ssv" in
 15|16) cnt="3 11 19" gnd="7 15 23" ;;
 17) cnt="4 15 26" gnd="11 22 33" ;;
-*) cnt= gnd= ;;
+*) cnt='' gnd='' ;;
 esac
 [ -n "$cnt" ] || diag "/proc/schedstat version '$ssv' not understood: the schedstat checks fail"
 # the two counts are taken back to back with the module's (reset, then a
 # copy of /proc/schedstat; at the end lb_attempts, then a copy): attempts
 # in the gap of the one are not in the other
-echo 1 > "$SS/reset"
+lb_reset
 cat /proc/schedstat > /tmp/l27.ss0
 c0=$(ss_sum /tmp/l27.ss0 $cnt) g0=$(ss_sum /tmp/l27.ss0 $gnd)
 echo 1 > $T/tracing_on

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 30 (work to give per destination, issue 11 item 2): a task
+# Scenario 30 (work to give per destination): a task
 # restricted to one socket is work to give inside that socket only.
 # Socket = /sys/devices/system/cpu/cpu2/topology/package_cpus_list (2-3 on
 # the 3-socket VM).  Three hogs share its two CPUs, all restricted to it
@@ -77,13 +77,13 @@ while read -r cpu h mv pin unk wc void; do
 	fi
 done < /tmp/s30.rows
 diag "rows of socket CPUs with a waiter: $sockrows; with a pinned waiter: $pinned_rows"
-res $([ "$allowed" = "$sock" ] && [ "$pallowed" = "$first" ] && [ "$sockrows" -ge 10 ]; echo $?) \
+res "$([ "$allowed" = "$sock" ] && [ "$pallowed" = "$first" ] && [ "$sockrows" -ge 10 ]; echo $?)" \
 	"$T: hogs restricted to socket $sock (Cpus_allowed_list), $sockrows sampled rows with a waiter there" \
 	"allowed '$allowed' pinned '$pallowed' rows $sockrows"
-res $([ -z "$bad" ] && [ $((allrows * 50)) -le "$sockrows" ]; echo $?) \
+res "$([ -z "$bad" ] && [ $((allrows * 50)) -le "$sockrows" ]; echo $?)" \
 	"$T: every waiter row of the socket says work_cpus $sock, never - ($allrows of $sockrows say all: another task waited too, <= 2%)" \
 	"$(echo $bad | cut -c1-300) all-rows $allrows"
-res $([ -z "$outside" ]; echo $?) "$T: no CPU outside the socket shows socket-only work" "$outside"
-res $([ "$pinned_rows" -ge 1 ] && [ -z "$pinned_bad" ]; echo $?) \
+res "$([ -z "$outside" ]; echo $?)" "$T: no CPU outside the socket shows socket-only work" "$outside"
+res "$([ "$pinned_rows" -ge 1 ] && [ -z "$pinned_bad" ]; echo $?)" \
 	"$T: the hog pinned to cpu$first counts as pinned ($pinned_rows rows), never as movable" \
 	"rows $pinned_rows bad:$(echo $pinned_bad | cut -c1-300)"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 31 (freshness, issue 11 item 1): the `void` column of `cpus`.
+# Scenario 31 (freshness): the `void` column of `cpus`.
 # A pinned hog on every CPU keeps events coming.  Checks:
 #  1. under load every online CPU is fresh;
 #  2. enable=0: every CPU says disabled;
@@ -31,7 +31,7 @@ bg s31h burn -t 1 -s 0 -d 0 -q --cpu 3
 sleep 1
 v=$(voids)
 nf=$(echo "$v" | tr ' ' '\n' | grep -c ':fresh$')
-res $([ "$nf" -eq "$n" ]; echo $?) "$T: under load all $n CPUs fresh" "$v"
+res "$([ "$nf" -eq "$n" ]; echo $?)" "$T: under load all $n CPUs fresh" "$v"
 
 echo 1 > "$SS/reset"
 sleep 2
@@ -39,7 +39,7 @@ m1=$(col 3 shadow_mean)
 echo 0 > "$SS/enable"
 v=$(voids)
 nd=$(echo "$v" | tr ' ' '\n' | grep -c ':disabled$')
-res $([ "$nd" -eq "$n" ]; echo $?) "$T: enable=0: all $n CPUs disabled" "$v"
+res "$([ "$nd" -eq "$n" ]; echo $?)" "$T: enable=0: all $n CPUs disabled" "$v"
 pid=$(awk '$2 == "s31h" { print $1 }' "$BG_PIDS")
 kill "$pid"
 sleep 4
@@ -54,7 +54,7 @@ sleep 0.2
 m2=$(col 3 shadow_mean)
 r2=$(col 3 real_mean)
 diag "cpu3 shadow_mean $m1 after 2 s of its hog; $m2 (real_mean $r2) after 4 s disabled and 2 s idle"
-res $([ "${m1:-0}" -gt 500 ] && [ "${m2:-0}" -lt $((m1 * 65 / 100)) ]; echo $?) \
+res "$([ "${m1:-0}" -gt 500 ] && [ "${m2:-0}" -lt $((m1 * 65 / 100)) ]; echo $?)" \
 	"$T: time disabled not charged: cpu3 shadow_mean $m1 -> $m2 (< 0.65x; charged it would be ~0.75x)" \
 	"m1=$m1 m2=$m2"
 
@@ -67,7 +67,7 @@ if [ -w $hp ]; then
 	bg s31q burn -t 1 -r 3 -s 3 -d 0 -q --cpu 4
 	sleep 1.5
 	on=$(col 4 void)
-	res $([ "$off" = hotplug ] && [ "$on" = fresh ]; echo $?) \
+	res "$([ "$off" = hotplug ] && [ "$on" = fresh ]; echo $?)" \
 		"$T: cpu4 offline says hotplug, fresh again under load once back" "offline '$off' back '$on'"
 else
 	not_ok "$T: cpu4 offline says hotplug, fresh again once back" "$hp not writable"
@@ -79,4 +79,4 @@ v=$(voids)
 nf=$(echo "$v" | tr ' ' '\n' | grep -c ':fresh$')
 pub=$(ss_sum published)
 bg_stop
-res $([ "$nf" -eq "$n" ] && [ "$pub" -gt 0 ]; echo $?) "$T: after reset all $n CPUs fresh under load ($pub walks since)" "$v"
+res "$([ "$nf" -eq "$n" ] && [ "$pub" -gt 0 ]; echo $?)" "$T: after reset all $n CPUs fresh under load ($pub walks since)" "$v"

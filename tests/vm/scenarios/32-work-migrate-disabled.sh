@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 32 (work to give, issue 11 item 2): a migrate_disable()d task
+# Scenario 32 (work to give): a migrate_disable()d task
 # is no work to give, whatever its affinity.  migdis holds migration
 # disabled from user space (BPF_PROG_TEST_RUN keeps migrate_disable()
 # around its runs, see tests/progs/migdis.c); with full preemption
@@ -74,14 +74,14 @@ cat /tmp/s32m.log 2>/dev/null | diag
 c_rows=$(wc -l < /tmp/s32.ctl); c_pin=$(awk '$2 >= 1' /tmp/s32.ctl | wc -l)
 m_rows=$(wc -l < /tmp/s32.mig); m_pin=$(awk '$2 >= 1' /tmp/s32.mig | wc -l)
 diag "control: $c_rows waiter rows, $c_pin with a pinned waiter; migdis: $m_rows rows, $m_pin pinned; migdis involuntary switches $inv0 -> $inv1, Cpus_allowed_list $allowed; migdis waited $wpm per mille of the sampling"
-res $([ "$allowed" = 2-3 ] && [ "$alive" = yes ] && [ "${inv1:-0}" -gt "${inv0:-0}" ] &&
-	[ "$c_rows" -ge 20 ] && [ "$m_rows" -ge 20 ]; echo $?) \
+res "$([ "$allowed" = 2-3 ] && [ "$alive" = yes ] && [ "${inv1:-0}" -gt "${inv0:-0}" ] &&
+	[ "$c_rows" -ge 20 ] && [ "$m_rows" -ge 20 ]; echo $?)" \
 	"$T: setup: migdis runs restricted to 2-3 and is preempted ($inv0 -> $inv1), waiter rows sampled ($c_rows, $m_rows)" \
 	"allowed '$allowed' alive $alive inv $inv0 -> $inv1 rows $c_rows $m_rows"
-res $([ $((c_pin * 50)) -le "$c_rows" ]; echo $?) \
+res "$([ $((c_pin * 50)) -le "$c_rows" ]; echo $?)" \
 	"$T: control (three hogs): at most 2% of waiter rows show a pinned waiter ($c_pin of $c_rows)"
 # pinned share (per mille) within [W / 2, 1.5 W + 50]
 ppm=$(( m_rows > 0 ? m_pin * 1000 / m_rows : 0 ))
-res $([ "$m_pin" -ge 20 ] && [ $((ppm * 2)) -ge "$wpm" ] && [ "$ppm" -le $((wpm * 3 / 2 + 50)) ]; echo $?) \
+res "$([ "$m_pin" -ge 20 ] && [ $((ppm * 2)) -ge "$wpm" ] && [ "$ppm" -le $((wpm * 3 / 2 + 50)) ]; echo $?)" \
 	"$T: migdis waiting counts as pinned: $m_pin of $m_rows waiter rows ($ppm per mille; migdis waited $wpm per mille: between half and 1.5 x + 50)" \
 	"pinned $ppm per mille of rows, migdis waiting $wpm per mille"

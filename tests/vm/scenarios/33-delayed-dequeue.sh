@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 33 (issue 11 item 3, 6.12+): a task that goes to sleep through
+# Scenario 33 (6.12+): a task that goes to sleep through
 # a delayed dequeue (EEVDF DELAY_DEQUEUE) fires no nr_running tracepoint;
 # the switch away from it must refresh the CPU's state.  On cpu2 a hog
 # and a sleeper (runs 2 ms, sleeps 20 ms), both pinned there; `cpus` and
@@ -40,7 +40,7 @@ awk '/^=== ROUND/ { f = $NF; hdr = (f ~ /cpus$/) ? 0 : 1; next }
 asleep=$(awk '$1 == "S"' /tmp/s33.rows | wc -l)
 stale=$(awk '$1 == "S" && $2 >= 1' /tmp/s33.rows | wc -l)
 diag "features: $feat; rounds $(wc -l < /tmp/s33.rows), sleeper asleep in $asleep, of those with a waiter published: $stale"
-res $([ "$feat" = DELAY_DEQUEUE ] && [ "$asleep" -ge 50 ]; echo $?) \
+res "$([ "$feat" = DELAY_DEQUEUE ] && [ "$asleep" -ge 50 ]; echo $?)" \
 	"$T: setup: DELAY_DEQUEUE on, $asleep rounds read while the sleeper sleeps" "features '$feat' asleep $asleep"
-res $([ $((stale * 20)) -le "$asleep" ]; echo $?) \
+res "$([ $((stale * 20)) -le "$asleep" ]; echo $?)" \
 	"$T: no waiter published while the sleeper sleeps ($stale of $asleep rounds, <= 5%)"

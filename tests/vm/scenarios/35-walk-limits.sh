@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 35 (issues 12 and 15: never a silently wrong number): the walk's
+# Scenario 35 (never a silently wrong number): the walk's
 # limits are reported, not hidden.
 #  1. walk_budget=16 (the smallest accepted) with 20 hogs on cpu1: the
 #     walk is over budget, cpu1 counts it (`over_budget`), its `void` says
@@ -34,18 +34,20 @@ if ! modload "$KO" walk_budget=16 > /tmp/insmod.err 2>&1; then
 fi
 bg w35h burn -t 20 -s 0 -d 0 -q --cpu $C
 sleep 1.5
+# shellcheck disable=SC2046 # words into the positional parameters, on purpose
 set -- $(row)
 ob=$1 v=$2 g=$(grows $C) o=$(others)
 diag "walk_budget=16, 20 hogs on cpu$C: over_budget $ob, void $v, groups rows of cpu$C $g, of the other CPUs $o"
 res() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2" "$3"; fi; }
-res $([ "$ob" -gt 0 ] && [ "$v" = walk_failed ] && [ "$g" -eq 0 ] && [ "$o" -gt 0 ]; echo $?) \
+res "$([ "$ob" -gt 0 ] && [ "$v" = walk_failed ] && [ "$g" -eq 0 ] && [ "$o" -gt 0 ]; echo $?)" \
 	"$T: over budget: cpu$C counts it ($ob), void walk_failed, no groups rows for it ($o rows of the other CPUs)" \
 	"over_budget $ob, void $v, rows $g, other rows $o"
 bg_stop
 sleep 1
+# shellcheck disable=SC2046 # words into the positional parameters, on purpose
 set -- $(row)
 v=$2 g=$(grows $C)
-res $([ "$v" = fresh ] && [ "$g" -ge 1 ]; echo $?) \
+res "$([ "$v" = fresh ] && [ "$g" -ge 1 ]; echo $?)" \
 	"$T: within budget again: cpu$C fresh with $g groups rows" "void $v, rows $g"
 unload_module
 need_module "$T: reloaded with the defaults" || return 0
@@ -60,24 +62,26 @@ done
 sleep 3
 ob0=$(row | awk '{ print $1 }')
 sleep 1.5
+# shellcheck disable=SC2046 # words into the positional parameters, on purpose
 set -- $(row)
 ob=$1 v=$2 g=$(grows $C) tr=$(trunc) o=$(others)
 q=$(ss_rows cpus cpu h_nr_running | awk -v c=$C '$1 == c { print $2 }')
 diag "130 cgroups x 1 hog on cpu$C (layout $layout): h_nr_running $q, over_budget $ob0 -> $ob, void $v, groups rows $g, groups_truncated $tr, rows of the other CPUs $o"
 if [ "$layout" = flat ]; then
-	res $([ "$ob" -gt "$ob0" ] && [ "$v" = walk_failed ] && [ "$g" -eq 0 ] && [ "$o" -gt 0 ]; echo $?) \
+	res "$([ "$ob" -gt "$ob0" ] && [ "$v" = walk_failed ] && [ "$g" -eq 0 ] && [ "$o" -gt 0 ]; echo $?)" \
 		"$T: flat: 131 queued cfs_rqs exceed the walk's 128: over budget, walk_failed, no rows" \
 		"over_budget $ob0 -> $ob, void $v, rows $g, other rows $o"
 else
-	res $([ "$ob" -eq "$ob0" ] && [ "$v" = fresh ] && [ "$g" -eq 64 ] && [ "$tr" -ge 1 ]; echo $?) \
+	res "$([ "$ob" -eq "$ob0" ] && [ "$v" = fresh ] && [ "$g" -eq 64 ] && [ "$tr" -ge 1 ]; echo $?)" \
 		"$T: 131 queued cfs_rqs: cpu$C fresh, 64 rows shown, counted in groups_truncated ($tr)" \
 		"over_budget $ob0 -> $ob, void $v, rows $g, groups_truncated $tr"
 fi
 bg_stop
 cg_rm /w35
 sleep 1
+# shellcheck disable=SC2046 # words into the positional parameters, on purpose
 set -- $(row)
 v=$2 tr=$(trunc)
-res $([ "$v" = fresh ] && [ "$tr" -eq 0 ]; echo $?) \
+res "$([ "$v" = fresh ] && [ "$tr" -eq 0 ]; echo $?)" \
 	"$T: afterwards cpu$C fresh and nothing truncated" "void $v, groups_truncated $tr"
 dmesg_clean "$mark" "$T: kernel log clean"

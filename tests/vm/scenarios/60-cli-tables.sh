@@ -106,7 +106,7 @@ bg_stop
 cg_rm /s60
 (cd $S && tar cf /tmp/cli-snap.tar debugfs out)
 nrows=$(($(wc -l < $S/debugfs/groups) - 2))
-check $([ $rc -eq 0 ] && [ "$nrows" -gt 0 ] && grep -q 'sp\\040ace' $S/debugfs/groups && echo 0 || echo 1) \
+check "$([ $rc -eq 0 ] && [ "$nrows" -gt 0 ] && grep -q 'sp\\040ace' $S/debugfs/groups && echo 0 || echo 1)" \
 	"cli: cpus, groups, lb rendered from one debugfs snapshot in text, --json and --prom ($nrows groups rows)"
 vm_export cli-snap.tar /tmp/cli-snap.tar
 

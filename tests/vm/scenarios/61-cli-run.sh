@@ -16,7 +16,7 @@ fi
 ok "cli run: sched-shadow in the guest"
 
 # Short runs: the guest is emulated and shares the host's CPUs.
-BENCH="-d 3 -m 2 -t 3 -C 200 -s 2000"
+BENCH="-r 3 -m 2 -t 3 -c 200 -s 2000"
 
 run_case() {	# run_case NAME [run options...]
 	local name=$1 rc
@@ -54,7 +54,7 @@ run_case nested --cgroup /sst61/nested
 check $? "cli run (nested): the cgroups run created are removed"
 
 # The text report once, for people reading the console.
-"$CLI" run --cgroup /sst61/text -- "$CLI" bench -d 1 -m 1 -t 2 > /tmp/run-text.out 2>&1
+"$CLI" run --cgroup /sst61/text -- "$CLI" bench -r 1 -m 1 -t 2 > /tmp/run-text.out 2>&1
 rc=$?
 if [ $rc -eq 0 ] && grep -q '== wakeup latency per cgroup (BPF) ==' /tmp/run-text.out &&
    grep -q 'shadow_mean' /tmp/run-text.out; then

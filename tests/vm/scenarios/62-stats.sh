@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # plan: 7
-# Scenario 62: debugfs `stats` (issue 6): format, counters that move while
+# Scenario 62: debugfs `stats`: format, counters that move while
 # the `stats` parameter is on and stop when it is off, reset, strict writes
 # to the parameter.  No timing is judged (TCG timing is noise).
 # timeout: 60

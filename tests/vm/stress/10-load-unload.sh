@@ -9,7 +9,7 @@
 # /proc/slabinfo, measured quiesced (caches dropped) after a warm-up cycle
 # and after the last, within a tolerance.
 # This boot runs QEMU with -accel tcg,thread=single: QEMU 7.2's
-# multi-threaded TCG hangs on repeated kprobe text patching (DESIGN.md).
+# multi-threaded TCG hangs on repeated kprobe text patching (docs/design.md).
 # timeout: 1200
 SCEN=10
 . /lib/vm/stress/stress.lib
@@ -18,17 +18,17 @@ T=load/unload
 diag "level $STRESS_LEVEL: $CYCLES cycles; QEMU -accel $STRESS_ACCEL"
 case $STRESS_ACCEL in
 *thread=single*) diag "single-threaded TCG (tcg,thread=single): QEMU 7.2 MTTCG hangs on repeated kprobe text patching" ;;
-*) diag "WARNING: not booted with -accel tcg,thread=single; QEMU 7.2 MTTCG may hang here (DESIGN.md)" ;;
+*) diag "WARNING: not booted with -accel tcg,thread=single; QEMU 7.2 MTTCG may hang here (docs/design.md)" ;;
 esac
 mark=$(dmesg_mark)
 unload_module
 
 # quiesced memory figures: KB of SUnreclaim Percpu VmallocUsed, slab KB
 memfig() {
-	sleep $(fig 2 1)
+	sleep "$(fig 2 1)"
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
-	sleep $(fig 3 2)
+	sleep "$(fig 3 2)"
 	slab=-
 	[ -r /proc/slabinfo ] && slab=$(awk 'NR > 2 { s += $3 * $4 } END { printf "%d", s / 1024 }' /proc/slabinfo)
 	echo "$(awk '$1 == "SUnreclaim:" { u = $2 } $1 == "Percpu:" { p = $2 } $1 == "VmallocUsed:" { v = $2 }

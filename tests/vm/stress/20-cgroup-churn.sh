@@ -36,7 +36,7 @@ sleep 0.5
 bg_ssread r20 -i 10 -m 8 -c -g $GONE -G $REMOVING -s /tmp $SS/groups $SS/cpus
 
 created=0 removed=0 moves=0 short=0 weights=0 rmdir_retries=0 rmdir_fail=0
-sync_checks=0 sync_bad= i=0 seed=12345
+sync_checks=0 sync_bad='' i=0 seed=12345
 while [ $created -lt "$N" ]; do
 	i=$((i + 1))
 	k=$((i % 4))
@@ -51,7 +51,9 @@ while [ $created -lt "$N" ]; do
 	echo $(( (seed / 10000) % 10000 + 1)) > $CG$b/cpu.weight && weights=$((weights + 1))
 	# populate: one mover into the leaf, one into the middle level
 	set -- $movers
+	# shellcheck disable=SC1083 # ${N}: the N-th positional parameter, through eval
 	m1=$(eval echo \${$((i % 3 + 1))})
+	# shellcheck disable=SC1083 # as above
 	m2=$(eval echo \${$(((i + 1) % 3 + 1))})
 	echo "$m1" > $CG$b/cgroup.procs && moves=$((moves + 1))
 	[ $((i % 2)) -eq 0 ] && echo "$m2" > $CG$a/cgroup.procs && moves=$((moves + 1))

@@ -72,9 +72,11 @@ while [ $i -lt "$C" ]; do
 	i=$((i + 1))
 	set -- $hot
 	idx=$(( (i - 1) % nhot + 1 ))
+	# shellcheck disable=SC1083 # ${N}: the N-th positional parameter, through eval
 	c1=$(eval echo \${$idx})
 	cpus_down=$c1
 	if [ $((i % 5)) -eq 0 ] && [ "$nhot" -ge 2 ]; then
+		# shellcheck disable=SC1083 # as above
 		c2=$(eval echo \${$((idx % nhot + 1))})
 		cpus_down="$c1 $c2"
 	fi
@@ -91,6 +93,7 @@ while [ $i -lt "$C" ]; do
 	done
 	for c in $cpus_down; do
 		setcpu $c 1 || { fail_on=$((fail_on + 1)); diag "cycle $i: cpu$c did not come back"; continue; }
+		p=''
 		eval p=\$pub_$c
 		# right after onlining: the last walk from before it went down?
 		row $c | awk -v p="$p" -v pc="$(pubcol)" '$2 == 1 && $3 != "-" && $pc == p { f = 1 } END { exit !f }' &&

@@ -65,7 +65,7 @@ for sym in does_not_exist sched_balance_find_src_group; do
 	for f in lb lb_snapshots lb_dump_every; do [ -e "$SS/$f" ] && files="$files $f"; done
 	echo 1 > "$SS/reset"
 	p0=$(ss_sum published)
-	sleep $(fig 1.5 1)
+	sleep "$(fig 1.5 1)"
 	p1=$(ss_sum published)
 	r=$(ssread -n 3 -m 2 $SS_FILES)
 	cat "$SS/info" > "$OUT/50-info-$sym"
@@ -105,7 +105,7 @@ for g in 1 2 3 4 5 6 7 8 9 10 11 12; do
 done
 sleep 1
 if stress_load walk_budget=16; then
-	sleep $(fig 2 1)
+	sleep "$(fig 2 1)"
 	ovb=$(ss_sum over_budget) pub=$(ss_sum published)
 	r=$(ssread -n 3 -m 2 $SS/cpus $SS/groups $SS/info)
 	keep groups-budget16 "$SS/groups"
@@ -120,7 +120,7 @@ fi
 bg_stop
 cg_rm /s50w
 
-# both levels run the deep tree and the 70 cgroups (the README lists them;
+# both levels run the deep tree and the 70 cgroups (docs/testing.md lists them;
 # the short level took about 10 s more)
 {
 	# ---- deeper than the walk follows (16 levels): a 20-level tree ----
@@ -130,7 +130,7 @@ cg_rm /s50w
 	bg s50deep burn -t 3 -r 100 -s 0 -d 0 -q --cgroup $deep
 	sleep 1
 	if stress_load; then
-		sleep $(fig 2 1)
+		sleep "$(fig 2 1)"
 		ovb=$(ss_sum over_budget) pub=$(ss_sum published)
 		r=$(ssread -n 3 -m 2 $SS_FILES)
 		maxd=$(awk 'NR > 2 && $3 > m { m = $3 } END { print m + 0 }' "$SS/groups")
@@ -151,9 +151,9 @@ cg_rm /s50w
 		g=$((g + 1))
 		bg s50m$g burn -t 1 -r 100 -s 0 -d 0 -q -p 1 --cgroup /s50m/g$g
 	done
-	sleep $(fig 2 1)
+	sleep "$(fig 2 1)"
 	if stress_load; then
-		sleep $(fig 3 2)
+		sleep "$(fig 3 2)"
 		mg=$(awk '$1 == "max_groups" { print $2 }' "$SS/info")
 		rows1=$(awk 'NR > 2 && $1 == 1' "$SS/groups" | wc -l)
 		r=$(ssread -n 3 -m 2 $SS_FILES)

@@ -60,7 +60,7 @@ sleep 1
 echo 1 > "$SS/enable"
 echo 100 > "$SS/lb_dump_every" 2>/dev/null
 
-wbad= wops=0
+wbad='' wops=0
 [ $have_dump = 1 ] || wbad=" [no lb_dump_every: audit $(awk '$1 == "feature.lb_audit" { print $2 }' "$SS/info")]"
 for w in reset enable dump; do
 	[ -f /tmp/w70-$w.log ] || continue

@@ -61,7 +61,7 @@ if [ -d $TR/events/sched_shadow ]; then
 	echo > $TR/trace
 	echo 1 > $TR/events/sched_shadow/enable
 	echo 1 > $TR/tracing_on
-	sleep $(fig 2 1)
+	sleep "$(fig 2 1)"
 	echo 0 > $TR/tracing_on
 	echo 0 > $TR/events/sched_shadow/enable
 	grep -v '^#' $TR/trace > "$OUT/90-trace"

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report model read back and compared (report_load.c, report*.c,
+ * cmd_report.c, json_parse.c), through cli_main():
+ *  - the JSON reader: documents, escapes, exact 64-bit numbers, and each
+ *    malformed input refused with its line and column;
+ *  - `run --json` against the fixture debugfs tree, then `report --json`
+ *    of that file: byte-identical; `report` (text) equal to `run`'s text
+ *    but for the wall time;
+ *  - `report --json` of two recorded demo runs (fixtures/report/):
+ *    byte-identical (every section, BPF histograms, the bench's result);
+ *  - `compare --json` of those: every number recomputed from the two run
+ *    reports by an independent python3 script (compare_oracle.py);
+ *    `compare` text and --markdown: one row per fact, the same cells;
+ *  - errors: a file that is not JSON, the JSON of another command, a
+ *    missing file, wrong argument counts: one line each, exit 1 or 64.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "tap.h"
+#include "cli/cli.h"
+#include "cli/json_parse.h"
+
+#define FIX "tests/unit/fixtures"
+
+static char out[1 << 20], err[1 << 14];
+static char tmpdir[] = "/tmp/test_report.XXXXXX";
+
+static void slurp(int fd, char *buf, size_t len)
+{
+	ssize_t n;
+	size_t o = 0;
+
+	lseek(fd, 0, SEEK_SET);
+	while (o + 1 < len && (n = read(fd, buf + o, len - 1 - o)) > 0)
+		o += n;
+	buf[o] = '\0';
+}
+
+/* cli_main(args..., NULL) with stdout/stderr captured into out/err. */
+static int run(const char *first, ...)
+{
+	char *argv[40], path[96];
+	int argc = 0, rc, fo, fe, so, se;
+	va_list ap;
+
+	argv[argc++] = (char *)"sched-shadow";
+	va_start(ap, first);
+	for (const char *a = first; a && argc < 39; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	snprintf(path, sizeof(path), "%s/out", tmpdir);
+	fo = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	snprintf(path, sizeof(path), "%s/err", tmpdir);
+	fe = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	fflush(stdout);
+	fflush(stderr);
+	so = dup(1);
+	se = dup(2);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	rc = cli_main(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	slurp(fo, out, sizeof(out));
+	slurp(fe, err, sizeof(err));
+	close(fo);
+	close(fe);
+	return rc;
+}
+
+static char *read_file(const char *path)
+{
+	static char buf[1 << 20];
+	int fd = open(path, O_RDONLY);
+
+	buf[0] = 0;
+	if (fd >= 0) {
+		slurp(fd, buf, sizeof(buf));
+		close(fd);
+	}
+	return buf;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static int lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Text without the line holding "wall time" (differs between two runs). */
+static void drop_wall(char *s)
+{
+	char *p = strstr(s, "wall time"), *b, *e;
+
+	if (!p)
+		return;
+	for (b = p; b > s && b[-1] != '\n'; b--)
+		;
+	e = strchr(p, '\n');
+	memmove(b, e ? e + 1 : p + strlen(p), strlen(e ? e + 1 : p + strlen(p)) + 1);
+}
+
+static void test_parser(void)
+{
+	char e[256];
+	struct jv *v;
+	uint64_t u;
+	int64_t s;
+
+	const char *doc = "{\"a\": [1, -2, 3.5e1, true, false, null], \"b\": \"x\\u00e9\\ud83d\\ude00\\n\","
+			  " \"big\": 18446744073709551615}";
+
+	v = jv_parse(doc, strlen(doc), e, sizeof(e));
+	tap_ok(v != NULL, "a document with every kind of value parses (%s)", v ? "ok" : e);
+	tap_ok(v && !jv_s64(jv_at(jv_get(v, "a"), 1), &s) && s == -2 &&
+	       jv_at(jv_get(v, "a"), 2)->num == 35.0 && jv_at(jv_get(v, "a"), 3)->b == 1 &&
+	       jv_is_null(jv_at(jv_get(v, "a"), 5)) && !jv_at(jv_get(v, "a"), 6),
+	       "array members read back with their types");
+	tap_ok(v && !strcmp(jv_str(jv_get(v, "b")), "x\xc3\xa9\xf0\x9f\x98\x80\n"),
+	       "\\u escapes become UTF-8, a surrogate pair one 4-byte character");
+	tap_ok(v && !jv_u64(jv_get(v, "big"), &u) && u == 18446744073709551615ULL,
+	       "2^64-1 reads back exactly (the literal is kept)");
+	tap_ok(v && jv_u64(jv_at(jv_get(v, "a"), 1), &u) && jv_u64(jv_at(jv_get(v, "a"), 2), &u),
+	       "a negative or fractional number is not a u64");
+	jv_free(v);
+
+	{
+		static const struct { const char *doc, *msg; } bad[] = {
+			{ "", "unexpected end of input" },
+			{ "{\"a\" 1}", "line 1, column 6: expected ':'" },
+			{ "[1,\n 2,\n x]", "line 3, column 2: unexpected character 'x'" },
+			{ "[1 2]", "expected ',' or ']'" },
+			{ "\"abc", "unterminated string" },
+			{ "\"a\\qb\"", "bad escape" },
+			{ "\"\\u0000\"", "NUL character" },
+			{ "\"\\udc00\"", "bad escape" },
+			{ "01", "text after the document" },
+			{ "1.", "bad number" },
+			{ "{} {}", "text after the document" },
+			{ "\"a\tb\"", "control character" },
+		};
+		int ok = 1;
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			v = jv_parse(bad[i].doc, strlen(bad[i].doc), e, sizeof(e));
+			if (v || !strstr(e, bad[i].msg)) {
+				tap_diag("'%s': got %s", bad[i].doc, v ? "a value" : e);
+				ok = 0;
+			}
+			jv_free(v);
+		}
+		tap_ok(ok, "12 malformed documents refused, each with its reason and position");
+	}
+	{
+		char deep[200];
+
+		memset(deep, '[', 100);
+		memset(deep + 100, ']', 100);
+		v = jv_parse(deep, 200, e, sizeof(e));
+		tap_ok(!v && strstr(e, "nested deeper than 64"), "nesting beyond 64 levels refused (%s)",
+		       v ? "parsed" : e);
+		jv_free(v);
+	}
+}
+
+int main(void)
+{
+	char path[256], a[256], b[256], cmp[256], cmd[1024], dbg[256], *text;
+	int rc;
+
+	tap_begin("report");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	unsetenv("SCHED_SHADOW_DEBUGFS");
+	test_parser();
+
+	/* run against the fixture tree, then report of its JSON */
+	snprintf(dbg, sizeof(dbg), "%s/dbg", tmpdir);
+	snprintf(cmd, sizeof(cmd), "cp -r " FIX "/cli/good %s", dbg);
+	if (system(cmd))
+		tap_diag("copying the fixture tree failed");
+	snprintf(path, sizeof(path), "%s/run.json", tmpdir);
+	rc = run("run", "--debugfs", dbg, "--no-bpf", "--label", "fx", "--note", "a note", "--json",
+		 "--", "true", NULL);
+	write_file(path, out);
+	if (!tap_ok(rc == 0 && strstr(out, "\"label\": \"fx\"") && strstr(out, "\"note\": \"a note\""),
+		    "run --json --label --note: exit 0, both in the report"))
+		tap_diag("rc %d: %s", rc, err);
+	rc = run("report", "--json", path, NULL);
+	tap_ok(rc == 0 && !strcmp(out, read_file(path)),
+	       "report --json of run's JSON is byte-identical (%zu bytes)", strlen(out));
+	rc = run("run", "--debugfs", dbg, "--no-bpf", "--label", "fx", "--note", "a note", "--",
+		 "true", NULL);
+	text = strdup(out);
+	rc |= run("report", path, NULL);
+	drop_wall(text);
+	drop_wall(out);
+	tap_ok(rc == 0 && text && !strcmp(text, out) && strstr(out, "headline:"),
+	       "report (text) prints what run printed, but for the wall time (%d lines)", lines(out));
+	free(text);
+	rc = run("report", "--prom", path, NULL);
+	tap_ok(rc == 0 && strstr(out, "sched_shadow_lb_calls_total") &&
+	       strstr(out, "sched_shadow_run_source_available{source=\"module\"} 1"),
+	       "report --prom: the lb families and the sources");
+
+	/* two recorded demo runs: root and nested */
+	snprintf(a, sizeof(a), FIX "/report/run-root.json");
+	snprintf(b, sizeof(b), FIX "/report/run-nested.json");
+	rc = run("report", "--json", a, NULL);
+	tap_ok(rc == 0 && !strcmp(out, read_file(a)),
+	       "report --json of the recorded root run is byte-identical (%zu bytes)", strlen(out));
+	rc = run("report", "--json", b, NULL);
+	tap_ok(rc == 0 && !strcmp(out, read_file(b)),
+	       "report --json of the recorded nested run is byte-identical (%zu bytes)", strlen(out));
+	rc = run("report", b, NULL);
+	tap_ok(rc == 0 && strstr(out, "sched-shadow run report: nested") &&
+	       strstr(out, "== the command's own result (") && strstr(out, "wakeup latency (us;") &&
+	       strstr(out, "== wakeup latency per cgroup (BPF) ==") &&
+	       strstr(out, "== /proc/schedstat load-balance deltas"),
+	       "report (text) of the nested run: label, the bench's result, BPF, schedstat");
+
+	snprintf(cmp, sizeof(cmp), "%s/compare.json", tmpdir);
+	rc = run("compare", "--json", a, b, NULL);
+	write_file(cmp, out);
+	tap_ok(rc == 0 && strstr(out, "\"command\": \"compare\""), "compare --json: exit 0");
+	if (system("python3 -c '' >/dev/null 2>&1")) {
+		tap_skip("compare --json equals an independent computation", "python3 not found");
+	} else {
+		char res[256];
+		FILE *p;
+
+		snprintf(cmd, sizeof(cmd), "python3 tests/unit/compare_oracle.py %s %s %s 2>&1", a, b, cmp);
+		p = popen(cmd, "r");
+		res[0] = 0;
+		while (p && fgets(res, sizeof(res), p))
+			if (strncmp(res, "mismatch", 8) == 0)
+				tap_diag("%s", res);
+		rc = p ? pclose(p) : -1;
+		tap_ok(rc == 0, "compare --json: every number equals compare_oracle.py's from the "
+		       "run reports (%s)", strtok(res, "\n") ? res : "no output");
+	}
+	rc = run("compare", a, b, NULL);
+	text = strdup(out);
+	tap_ok(rc == 0 && strstr(out, "== sched-shadow compare: root vs nested, side by side ==") &&
+	       strstr(out, "root: bench in /,") && strstr(out, "nested: bench in /demo/a/b,") &&
+	       strstr(out, "bench: 2 message threads x 6 workers") &&
+	       strstr(out, "wakeup latency, bench's own") && strstr(out, "headline: unexplained wrong") &&
+	       strstr(out, "what each tracker would have picked") &&
+	       strstr(out, "gap: blocked load (real - fresh)"),
+	       "compare (text): the demo's side by side, every group present");
+	rc = run("compare", "--markdown", a, b, NULL);
+	{
+		int md_rows = 0, txt_rows = 0;
+
+		for (char *p = out; (p = strstr(p, "\n| ")); p++)
+			md_rows++;
+		/* text rows: lines after the column header that are not titles or blank */
+		for (char *p = strstr(text ? text : "", "cgroup of the command"); p && *p;
+		     p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+			txt_rows += *p != '\n' && *p != '\0';
+		tap_ok(rc == 0 && strstr(out, "| | root | nested |\n|---|---:|---:|") &&
+		       md_rows == txt_rows + 1,
+		       "compare --markdown: one table, a row per text line (%d and %d)", md_rows,
+		       txt_rows);
+	}
+	free(text);
+
+	/* the model's agreement, when the module's info has it */
+	snprintf(path, sizeof(path), "%s/agree.json", tmpdir);
+	snprintf(cmd, sizeof(cmd), "sed 's/\"lb_unexplained_wrong\": /\"lb_model_agree\": \"950\", "
+		 "\"lb_model_disagree\": \"12\", \"lb_unexplained_wrong\": /' %s > %s", b, path);
+	rc = system(cmd);
+	rc |= run("compare", a, path, NULL);
+	tap_ok(rc == 0 && strstr(out, "model agrees/disagrees with the kernel's pick") &&
+	       strstr(out, "950/12"),
+	       "compare: the model's agreement (info lb_model_agree/disagree) when a run has it");
+	rc = run("compare", a, b, NULL);
+	tap_ok(rc == 0 && !strstr(out, "model agrees"), "... and no such row when neither has it");
+
+	/* errors */
+	snprintf(path, sizeof(path), "%s/bad.json", tmpdir);
+	write_file(path, "{\"schema\": \"sched_shadow/v1\",\n \"command\": run}\n");
+	rc = run("report", path, NULL);
+	if (!tap_ok(rc == 1 && strstr(err, "not JSON: line 2, column 13: unexpected character 'r'") &&
+		    lines(err) == 1 && !out[0],
+		    "report of a malformed file: one line with the position, exit 1"))
+		tap_diag("rc %d: %s", rc, err);
+	write_file(path, "{\"schema\": \"sched_shadow/v1\", \"command\": \"bench\"}\n");
+	rc = run("report", path, NULL);
+	tap_ok(rc == 1 && strstr(err, "the output of `bench`, not of `run --json`"),
+	       "report of bench's JSON: says whose output it is, exit 1");
+	write_file(path, "{\"schema\": \"sched_shadow/v1\", \"command\": \"run\", \"cmd\": [\"x\"],"
+		   " \"exit_status\": 0, \"wall_s\": 1, \"cgroup\": null}\n");
+	rc = run("report", path, NULL);
+	tap_ok(rc == 1 && strstr(err, "module: missing"), "a run report without its sections: refused");
+	rc = run("report", "/nonexistent/x.json", NULL);
+	tap_ok(rc == 1 && strstr(err, "/nonexistent/x.json: No such file"), "a missing file: exit 1");
+	rc = run("compare", a, NULL);
+	tap_ok(rc == 64 && strstr(err, "needs two FILEs"), "compare with one file: usage error 64");
+	rc = run("compare", "--json", "--markdown", a, b, NULL);
+	tap_ok(rc == 64, "compare --json --markdown: usage error 64");
+	rc = run("report", NULL);
+	tap_ok(rc == 64, "report without a file: usage error 64");
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	if (system(cmd))
+		tap_diag("could not remove %s", tmpdir);
+	return tap_end();
+}
