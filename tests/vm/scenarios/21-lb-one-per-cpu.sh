@@ -113,6 +113,7 @@ phase() {
 	# check allowed 5 % of the judged calls, or one per hog migration,
 	# without asking which.  Groups are ranges of CPUs (first, weight: this
 	# VM's topology).
+	# shellcheck disable=SC2046 # three words into the positional parameters, on purpose
 	set -- $(awk '
 		function ts(l,   m) { if (match(l, /[0-9]+\.[0-9]+: /)) return substr(l, RSTART, RLENGTH - 2) + 0; return -1 }
 		function val(l, k,   i, r) { i = index(l, " " k "="); if (!i) return ""; r = substr(l, i + length(k) + 2); sub(/ .*/, "", r); return r }

@@ -176,10 +176,11 @@ for name in root nested; do
 	# between the markers M1 < R < M2 and att1 < off < att2:
 	#   att1 (events in [R, att1]) <= events traced after M1,
 	#   att2 (events in [R, att2]) >= events traced after M2
-	bad= tv=0
+	bad='' tv=0
 	for v in right wrong missed none void; do
 		a1=$(awk -v v=$v 'NR > 2 && $1 == "all" && $2 != "busy" && $3 == v { s += $5 } END { print s + 0 }' /tmp/lb-$name.att)
 		a2=$(awk -v v=$v 'NR > 2 && $1 == "all" && $2 != "busy" && $3 == v { s += $5 } END { print s + 0 }' /tmp/lb-$name.att2)
+		# shellcheck disable=SC2046 # two counts into the positional parameters, on purpose
 		set -- $(awk -v v=$v '/tracing_mark_write: l23-before-reset/ { m = 1; next }
 			/tracing_mark_write: l23-after-reset/ { m = 2; next }
 			m && index($0, " verdict=" v " ") { e1++; if (m == 2) e2++ }
