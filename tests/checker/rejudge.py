@@ -84,7 +84,9 @@ def case_of(ev):
     for c in entries:
         v = c.split(",")
         gi, cpu = int(v[0]), int(v[1])
-        masks = [] if v[18] == "-" else v[18].split("/")
+        # v[18] is `throttled`: waiters the destination may not take,
+        # already left out of any and masks
+        masks = [] if v[19] == "-" else v[19].split("/")
         waiters = [dict(mask=list(range(ncpu))) for _ in range(int(v[15]))]
         for mk in masks:
             bits = 0
