@@ -193,12 +193,19 @@ for K in $KERNELS; do
 			EOF
 			echo ". /lib/vm/$suite/$scen.sh"
 			cat <<-'EOF'
+			_rc=$?
+			# the layout the mutant's code ran under (a scenario that ends
+			# unloaded gets one more load of the same module to show it)
+			module_loaded || load_module "$KO"
 			_lay=$(awk '$1 == "walk" || $1 == "layout" { printf "%s %s ", $1, $2 }' "$SS/info" 2>/dev/null)
 			unload_module
 			_h=$(dmesg_since "$mutant_mark" | sed -n "s/.*sched_shadow: mutant $WHO reached \([0-9]*\) times.*/\1/p" |
 				awk '{ s += $1; n++ } END { print s + 0, n + 0 }')
 			_emit "# mutant-hits $WHO $SCEN $_h $(dmesg_since "$mutant_mark" | grep -c 'sched_shadow: loaded: ')"
-			[ -n "$_lay" ] && _emit "# mutant-layout $WHO $_lay"
+			if [ -n "$_lay" ]; then
+				_emit "# mutant-layout $WHO $_lay"
+			fi
+			exit "$_rc"
 			EOF
 		} > "$w"
 	}
