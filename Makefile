@@ -37,7 +37,7 @@ all: tools module
 
 include userspace/btfgen.mk
 include tests/unit/unit.mk
-include tests/checker/checker.mk
+-include tests/checker/checker.mk
 -include userspace/cli.mk
 -include bpf/bpf.mk
 -include tests/vm/vm.mk

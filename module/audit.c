@@ -42,6 +42,9 @@
 #include <linux/sched/idle.h>
 #include <linux/timekeeping.h>
 #include <linux/irq_work.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpu.h>
+#include <linux/topology.h>
 #include <linux/vmalloc.h>
 #include <linux/sched/topology.h>
 
@@ -76,9 +79,22 @@ static int audit_idle_type(int kidle)
 	return -1;
 }
 
-#define AUDIT_MAX_GROUPS	64
-/* CPU entries of a domain: overlapping NUMA groups list a CPU more than once */
-#define AUDIT_SCRATCH_CPUS	(4 * nr_cpu_ids)
+/*
+ * The scratch of one search, sized at load from the machine (audit_size()):
+ * audit_max_groups groups (no sched domain of the machine has more: an MC
+ * domain has a group per core of the LLC, a package one per LLC, a NUMA
+ * one at most one per node) and audit_scratch_cpus CPU entries (the
+ * present CPUs four times: overlapping NUMA groups list a CPU more than
+ * once).  A domain past either is counted (lb_too_many_groups,
+ * lb_overlap_cut) and not judged; `info` shows both sizes.
+ */
+#define AUDIT_GROUPS_MIN	64
+#define AUDIT_GROUPS_MAX	1024
+#define AUDIT_SCRATCH_MAX	8192
+static u32 audit_max_groups = AUDIT_GROUPS_MIN;
+static u32 audit_scratch_cpus;
+#define AUDIT_MAX_GROUPS	audit_max_groups
+#define AUDIT_SCRATCH_CPUS	audit_scratch_cpus
 #define AUDIT_NR_SNAPSHOTS	4
 #define AUDIT_SNAP_TREE_CPUS	32	/* CPUs whose cfs_rq tree a snapshot keeps */
 #define AUDIT_SNAP_TREE_NODES	16	/* cfs_rqs kept per CPU in a snapshot */
@@ -132,6 +148,7 @@ struct audit_counts {
 	 */
 	u64 rule_disc[AUDIT_NR_RULES], rule_in_force[AUDIT_NR_RULES], rule_flipped[AUDIT_NR_RULES];
 	u64 no_rq;		/* CPU entries whose rq was not learned yet (read as stale) */
+	u64 scratch_busy;	/* idle/newidle searches not judged: every pool buffer held */
 	u64 stale_entry;	/* stale disagreements the entry read's inputs reproduce */
 };
 
@@ -151,8 +168,8 @@ struct audit_attempt {
 	int ng;
 	struct audit_domain d;
 	struct audit_result res;
-	struct audit_gstats gs[AUDIT_MAX_GROUPS];
-	int gcpu[AUDIT_MAX_GROUPS];	/* first CPU of each group, -1 if empty */
+	struct audit_gstats *gs;	/* [audit_max_groups] */
+	int *gcpu;			/* [audit_max_groups]: first CPU of each group, -1 if empty */
 };
 
 /* The kernel model's inputs of one CPU, read live (audit_read_live()). */
@@ -167,29 +184,86 @@ struct audit_pcpu {
 	u32 gen;
 	struct audit_counts n;
 	struct audit_attempt att;
-	/* scratch of the return handler (runs with preemption off, never nested) */
-	struct audit_group groups[AUDIT_MAX_GROUPS];
-	struct audit_gstats gs[AUDIT_MAX_GROUPS];
-	/* deferred snapshot trees (irq_work, off the balancer's path) */
+	/*
+	 * The search's scratch, a buffer of the pool (audit_pool) while the
+	 * CPU holds one (pool_idx >= 0): groups, their statistics, the CPU
+	 * entries and the entry read.  Pooled, not per CPU: a search reads
+	 * its whole domain, and only a few run at any instant.
+	 */
+	int pool_idx;
+	struct audit_group *groups;		/* [audit_max_groups] */
+	struct audit_gstats *gs;		/* [audit_max_groups] */
+	/*
+	 * Deferred snapshot trees: off the balancer's path, in process
+	 * context (the irq_work only queues audit_snap_work).
+	 */
 	struct irq_work snap_work;
 	int snap_slot;			/* slot whose trees are pending, -1 if none */
-	struct shadow_snap snap;	/* the irq_work's scratch */
 	char tbuf[AUDIT_TRACE_STATE_LEN];	/* the lb_verdict event's state string */
-	/* the search's entry read: its owner, the groups' capacities, per CPU id */
+	/*
+	 * the search's entry read: its owner, the groups' capacities and the
+	 * CPUs' inputs in the order the return handler visits them
+	 */
 	bool entry_busy;
 	bool entry_done;
 	unsigned long entry_since;		/* jiffies when entry_busy was taken */
 	void *entry_env;
-	u64 entry_sgc[AUDIT_MAX_GROUPS];
-	struct audit_live *entry;		/* [nr_cpu_ids] */
+	u64 *entry_sgc;				/* [audit_max_groups] */
+	struct audit_live *entry;		/* [audit_scratch_cpus] */
 	/* the lb_verdict event's CPU entries, formatted while the first search fills them */
 	bool fmt;
 	bool ccut;
 	u32 clen;
 	char cbuf[AUDIT_TRACE_STATE_LEN];
 	int nr_cpus;
-	struct audit_cpu cpus[];
+	struct audit_cpu *cpus;			/* [audit_scratch_cpus] */
 };
+
+/* One buffer of the search scratch pool. */
+struct audit_scratch {
+	struct audit_group *groups;
+	struct audit_gstats *gs;
+	u64 *entry_sgc;
+	struct audit_live *entry;
+	struct audit_cpu *cpus;
+};
+
+#define AUDIT_POOL_MAX	BITS_PER_LONG
+static struct audit_scratch audit_pool[AUDIT_POOL_MAX];
+static unsigned int audit_pool_size;
+static unsigned long audit_pool_busy;	/* bit i: audit_pool[i] is held */
+
+/* Take a free buffer for @a (any context, lock-free); false when all are held. */
+static bool audit_scratch_get(struct audit_pcpu *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < audit_pool_size; i++) {
+		if (test_bit(i, &audit_pool_busy) || test_and_set_bit_lock(i, &audit_pool_busy))
+			continue;
+		a->pool_idx = i;
+		a->groups = audit_pool[i].groups;
+		a->gs = audit_pool[i].gs;
+		a->entry_sgc = audit_pool[i].entry_sgc;
+		a->entry = audit_pool[i].entry;
+		a->cpus = audit_pool[i].cpus;
+		return true;
+	}
+	return false;
+}
+
+static void audit_scratch_put(struct audit_pcpu *a)
+{
+	if (a->pool_idx < 0)
+		return;
+	clear_bit_unlock(a->pool_idx, &audit_pool_busy);
+	a->pool_idx = -1;
+	a->groups = NULL;
+	a->gs = NULL;
+	a->entry_sgc = NULL;
+	a->entry = NULL;
+	a->cpus = NULL;
+}
 
 /* One recorded wrong/missed call (debugfs lb_snapshots). */
 struct audit_snapshot {
@@ -205,7 +279,7 @@ struct audit_snapshot {
 	struct audit_result res;
 	int nr_groups;
 	int nr_cpus;
-	struct audit_group groups[AUDIT_MAX_GROUPS];
+	struct audit_group *groups;			/* [audit_max_groups] */
 	struct audit_cpu *cpus;				/* [AUDIT_SCRATCH_CPUS] */
 	u32 *nr_nodes;					/* [AUDIT_SNAP_TREE_CPUS] */
 	struct shadow_node (*nodes)[AUDIT_SNAP_TREE_NODES];	/* [AUDIT_SNAP_TREE_CPUS] */
@@ -476,9 +550,9 @@ static void audit_entry_read(struct audit_pcpu *a, void *env)
 			return;
 		a->entry_sgc[ng++] = sgc ? ks_sgc_capacity(sgc) : 0;
 		for_each_cpu_and(cpu, ks_sg_span(sg), allowed) {
-			if (nc++ >= a->nr_cpus)
+			if (nc >= a->nr_cpus)
 				return;
-			audit_read_live(cpu, &a->entry[cpu]);
+			audit_read_live(cpu, &a->entry[nc++]);
 		}
 		sg = ks_sg_next(sg);
 	} while (sg && sg != first);
@@ -565,9 +639,11 @@ static void audit_format_cpu(struct audit_pcpu *a, int g, const struct audit_cpu
 		/* its group is throttled on the destination */
 		if (w->rtg[m] >= 0 && w->rtg[m] < SHADOW_WORK_TGS && (thr & BIT(w->rtg[m])))
 			continue;
+		/* the summary keeps a window from word base[m]: print absolute words */
 		for (k = 0; k < words; k++)
 			n += scnprintf(a->cbuf + n, len - n, "%s%llx", k ? "." : (shown ? "/" : ""),
-				       w->restricted[m][k]);
+				       k >= w->base[m] && k - w->base[m] < SHADOW_WORK_MASK_WORDS ?
+				       w->restricted[m][k - w->base[m]] : 0ULL);
 		shown++;
 	}
 	if (!shown)
@@ -620,7 +696,7 @@ static void audit_fill_cpu(struct audit_pcpu *a, struct audit_cpu *c, int g,
 	c->idle = l.idle;
 	c->llc_pref = l.llc_pref;
 	/* no rq learned yet: the inputs are unknown, which reads as stale */
-	c->stale = !l.have || (a->entry_done && audit_live_differs(&l, &a->entry[cpu]));
+	c->stale = !l.have || (a->entry_done && audit_live_differs(&l, &a->entry[c - a->cpus]));
 	*no_rq += !l.have;
 
 	if (!shadow_read_scalars(cpu, &s)) {
@@ -763,9 +839,9 @@ static void audit_trace_attempt(struct audit_pcpu *a, int moved)
 /*
  * Record the Nth wrong/missed verdict.  The handler copies only the
  * judgement, groups and CPU rows it already has (O(groups + CPUs)); the
- * cfs_rq trees of the CPUs, the expensive part, are copied by an irq_work
- * after the balancer's path (audit_snap_trees()).  The slot stays busy
- * until then.
+ * cfs_rq trees of the CPUs, the expensive part, are copied in process
+ * context after the balancer's path (audit_snap_trees_fn()).  The slot
+ * stays busy until then.
  */
 static void audit_snapshot_record(struct audit_pcpu *a, int dom, int dst, u64 nth,
 				  const struct audit_result *res, int ng, int nc)
@@ -799,30 +875,58 @@ static void audit_snapshot_record(struct audit_pcpu *a, int dom, int dst, u64 nt
 	irq_work_queue(&a->snap_work);
 }
 
-/* irq_work: copy the cfs_rq trees of the pending snapshot, then free its slot. */
-static void audit_snap_trees(struct irq_work *w)
-{
-	struct audit_pcpu *a = container_of(w, struct audit_pcpu, snap_work);
-	int slot = READ_ONCE(a->snap_slot), i, k;
-	struct audit_snapshot *sn;
+/*
+ * The cfs_rq trees of pending snapshots, copied in process context: every
+ * CPU whose snapshot is pending (snap_slot >= 0) gets its slot's trees
+ * read from the CPUs' published walks, then the slot is freed.  Its
+ * scratch is one shadow_snap for the whole machine (the work item never
+ * runs concurrently with itself).
+ */
+static struct shadow_snap *audit_snap_scratch;
 
-	if (slot < 0)
-		return;
-	sn = &audit_snaps[slot];
-	raw_write_seqcount_begin(&sn->seq);
-	for (i = 0; i < AUDIT_SNAP_TREE_CPUS; i++)
-		sn->nr_nodes[i] = 0;
-	for (i = 0; i < sn->nr_cpus && i < AUDIT_SNAP_TREE_CPUS; i++) {
-		if (!shadow_read_cpu(sn->cpus[i].cpu, &a->snap) || !a->snap.s.valid)
+static void audit_snap_trees_fn(struct work_struct *work)
+{
+	struct shadow_snap *snap = audit_snap_scratch;
+	int cpu, i, k;
+
+	for_each_possible_cpu(cpu) {
+		struct audit_pcpu *a = READ_ONCE(audit_pcpu[cpu]);
+		struct audit_snapshot *sn;
+		int slot;
+
+		if (!a)
 			continue;
-		k = min_t(u32, a->snap.s.nr_nodes, AUDIT_SNAP_TREE_NODES);
-		memcpy(sn->nodes[i], a->snap.nodes, k * sizeof(a->snap.nodes[0]));
-		sn->nr_nodes[i] = k;
+		slot = READ_ONCE(a->snap_slot);
+		if (slot < 0)
+			continue;
+		sn = &audit_snaps[slot];
+		raw_write_seqcount_begin(&sn->seq);
+		for (i = 0; i < AUDIT_SNAP_TREE_CPUS; i++)
+			sn->nr_nodes[i] = 0;
+		for (i = 0; i < sn->nr_cpus && i < AUDIT_SNAP_TREE_CPUS; i++) {
+			if (!shadow_read_cpu(sn->cpus[i].cpu, snap) || !snap->s.valid)
+				continue;
+			k = min_t(u32, snap->s.nr_nodes, AUDIT_SNAP_TREE_NODES);
+			memcpy(sn->nodes[i], snap->nodes, k * sizeof(snap->nodes[0]));
+			sn->nr_nodes[i] = k;
+		}
+		sn->trees_done = true;
+		raw_write_seqcount_end(&sn->seq);
+		WRITE_ONCE(a->snap_slot, -1);
+		atomic_set_release(&sn->busy, 0);
+		cond_resched();
 	}
-	sn->trees_done = true;
-	raw_write_seqcount_end(&sn->seq);
-	WRITE_ONCE(a->snap_slot, -1);
-	atomic_set_release(&sn->busy, 0);
+}
+static DECLARE_WORK(audit_snap_work, audit_snap_trees_fn);
+
+/*
+ * Hard IRQ, right after the balancer's path: only queues the copy (the
+ * balancer may run under a run-queue lock, where waking a kworker could
+ * deadlock; here no such lock is held).
+ */
+static void audit_snap_kick(struct irq_work *w)
+{
+	queue_work(system_unbound_wq, &audit_snap_work);
 }
 
 /* Keep what the attempt's trace event and counters need from its first search. */
@@ -886,8 +990,8 @@ static bool audit_stale_entry_agrees(struct audit_pcpu *a, const struct audit_do
 	if (!a->entry_done || (d->flags & AUDIT_SD_OVERLAP))
 		return false;
 	for (i = 0; i < nc; i++)
-		if (a->cpus[i].stale && (unsigned int)a->cpus[i].cpu < nr_cpu_ids)
-			audit_swap_live(&a->cpus[i], &a->entry[a->cpus[i].cpu]);
+		if (a->cpus[i].stale)
+			audit_swap_live(&a->cpus[i], &a->entry[i]);
 	for (g = 0; g < ng; g++) {
 		if (a->groups[g].stale)
 			swap(a->groups[g].capacity, a->entry_sgc[g]);
@@ -895,8 +999,8 @@ static bool audit_stale_entry_agrees(struct audit_pcpu *a, const struct audit_do
 	}
 	audit_model_run(d, a->gs, ng, idle, &m);
 	for (i = 0; i < nc; i++)
-		if (a->cpus[i].stale && (unsigned int)a->cpus[i].cpu < nr_cpu_ids)
-			audit_swap_live(&a->cpus[i], &a->entry[a->cpus[i].cpu]);
+		if (a->cpus[i].stale)
+			audit_swap_live(&a->cpus[i], &a->entry[i]);
 	for (g = 0; g < ng; g++) {
 		if (a->groups[g].stale)
 			swap(a->groups[g].capacity, a->entry_sgc[g]);
@@ -1119,7 +1223,11 @@ static int audit_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	t0 = shadow_stat_begin(SS_LB_ENTRY);	/* stats (static key) */
 	/* the prototype struct sched_group *f(struct lb_env *) is verified from BTF */
 	d->env = (void *)regs_get_kernel_argument(regs, 0);
-	a = audit_pcpu[smp_processor_id()];
+	a = READ_ONCE(audit_pcpu[smp_processor_id()]);
+	if (unlikely(!a)) {		/* a CPU that came up without state */
+		d->env = NULL;
+		goto out;
+	}
 	/*
 	 * The entry read of the kernel's inputs; a search nested on this CPU
 	 * (a softirq's balance inside a newidle one) does not take it over.
@@ -1130,13 +1238,17 @@ static int audit_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	 */
 	if (d->env && (!a->entry_busy || time_after(jiffies, a->entry_since + HZ)) &&
 	    audit_idle_type(ks_lb_env_idle(d->env)) != AUDIT_CPU_NOT_IDLE) {
-		a->entry_busy = true;
-		a->entry_since = jiffies;
-		d->entry_owner = true;
-		rcu_read_lock();
-		audit_entry_read(a, d->env);
-		rcu_read_unlock();
+		/* a takeover's buffer is the stuck owner's: reuse it */
+		if (a->pool_idx >= 0 || audit_scratch_get(a)) {
+			a->entry_busy = true;
+			a->entry_since = jiffies;
+			d->entry_owner = true;
+			rcu_read_lock();
+			audit_entry_read(a, d->env);
+			rcu_read_unlock();
+		}
 	}
+out:
 	shadow_stat_end(SS_LB_ENTRY, t0);
 	return 0;
 }
@@ -1149,24 +1261,54 @@ static int audit_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (!d->env)
 		return 0;
-	a = audit_pcpu[smp_processor_id()];
-	/* when another instance owns the entry read, this one is judged without it */
+	a = READ_ONCE(audit_pcpu[smp_processor_id()]);
+	if (unlikely(!a))
+		return 0;
+	/*
+	 * When another instance owns the entry read (a search nested in
+	 * another on this CPU), this one is judged without it, in a buffer of
+	 * its own; the owner's is put back for it after.
+	 */
 	if (static_branch_likely(&shadow_enabled)) {
-		bool saved = a->entry_done;
+		bool saved = a->entry_done, busy_dst;
+		struct audit_scratch owner = {
+			.groups = a->groups, .gs = a->gs, .entry_sgc = a->entry_sgc,
+			.entry = a->entry, .cpus = a->cpus,
+		};
+		int owner_idx = a->pool_idx;
+		bool own = d->entry_owner, got = true;
 
 		t0 = shadow_stat_begin(SS_LB_RETURN);	/* stats (static key) */
-		if (!d->entry_owner)
+		busy_dst = audit_idle_type(ks_lb_env_idle(d->env)) == AUDIT_CPU_NOT_IDLE;
+		if (!own) {
 			a->entry_done = false;
-		rcu_read_lock();
-		audit_judge_call(a, d->env, (struct sched_group *)regs_return_value(regs));
-		rcu_read_unlock();
-		if (!d->entry_owner)
+			/* a busy destination reads no CPU: no scratch needed */
+			a->pool_idx = -1;
+			got = busy_dst || audit_scratch_get(a);
+		}
+		if (got) {
+			rcu_read_lock();
+			audit_judge_call(a, d->env, (struct sched_group *)regs_return_value(regs));
+			rcu_read_unlock();
+		} else {
+			a->n.scratch_busy++;	/* outside the seqcount: a diagnostic count */
+		}
+		if (!own) {
+			audit_scratch_put(a);
+			a->pool_idx = owner_idx;
+			a->groups = owner.groups;
+			a->gs = owner.gs;
+			a->entry_sgc = owner.entry_sgc;
+			a->entry = owner.entry;
+			a->cpus = owner.cpus;
 			a->entry_done = saved;
+		}
 		shadow_stat_end(SS_LB_RETURN, t0);
 	}
 	if (d->entry_owner) {
 		a->entry_done = false;
 		a->entry_busy = false;
+		audit_scratch_put(a);
 	}
 	return 0;
 }
@@ -1176,19 +1318,23 @@ static int audit_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 static int audit_att_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct audit_att_ri *r = (struct audit_att_ri *)ri->data;
+	struct audit_pcpu *a;
 	struct audit_attempt *at;
 
 	r->owner = false;
 	if (!static_branch_likely(&shadow_enabled))
 		return 0;
-	at = &audit_pcpu[smp_processor_id()]->att;
+	a = READ_ONCE(audit_pcpu[smp_processor_id()]);
+	if (unlikely(!a))
+		return 0;
+	at = &a->att;
 	/*
 	 * Attempts do not nest on one CPU.  An active one here was left by a
 	 * return handler that did not run (the probe was disarmed in between):
 	 * count it and take over, so the CPU's audit does not stay stuck.
 	 */
 	if (at->active)
-		audit_pcpu[smp_processor_id()]->n.att_nested++;	/* outside the seqcount: diagnostic */
+		a->n.att_nested++;	/* outside the seqcount: diagnostic */
 	/* int f(int this_cpu, struct rq *, struct sched_domain *sd, enum cpu_idle_type, int *) */
 	at->sd = (void *)regs_get_kernel_argument(regs, 2);
 	at->idle = audit_idle_type((int)regs_get_kernel_argument(regs, 3));
@@ -1211,7 +1357,7 @@ static int audit_att_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (!r->owner)
 		return 0;
 	r->t0 = shadow_stat_begin(SS_LB_ATTEMPT);	/* stats (static key) */
-	a = audit_pcpu[smp_processor_id()];
+	a = audit_pcpu[smp_processor_id()];	/* the entry found it: owner */
 	at = &a->att;
 	row = at->judged ? audit_att_row(at->res.verdict, at->res.reason) : -1;
 	gen = atomic_read(&shadow_reset_gen);
@@ -1255,10 +1401,10 @@ static int audit_att_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 /* stop_one_cpu_nowait() inside an attempt on this CPU: active balance was kicked. */
 static int audit_kick_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	struct audit_attempt *at = &audit_pcpu[smp_processor_id()]->att;
+	struct audit_pcpu *a = READ_ONCE(audit_pcpu[smp_processor_id()]);
 
-	if (at->active)
-		at->kicked = true;
+	if (a && a->att.active)
+		a->att.kicked = true;
 	return 0;
 }
 
@@ -1281,24 +1427,140 @@ static struct kretprobe audit_krp = {
 
 static const char * const audit_funcs[] = { KS_FUNCS_lb_find_src NULL };
 
+/*
+ * Scratch sizes from the machine at load: no domain has more groups than a
+ * package has CPUs (MC: cores of an LLC; package: its LLCs) or than there
+ * are nodes (NUMA), and a domain lists at most its CPUs, four times over
+ * with overlapping NUMA groups.  Present CPUs, not possible ones.
+ */
+static void audit_size(void)
+{
+	unsigned int cpu, g = nr_node_ids;
+
+	for_each_present_cpu(cpu)
+		g = max(g, cpumask_weight(topology_core_cpumask(cpu)));
+	audit_max_groups = clamp_t(u32, g, AUDIT_GROUPS_MIN, AUDIT_GROUPS_MAX);
+	audit_scratch_cpus = clamp_t(u32, 4 * num_present_cpus(), 16,
+				     min_t(u32, AUDIT_SCRATCH_MAX, 4 * nr_cpu_ids));
+}
+
+static void audit_pcpu_free(struct audit_pcpu *a)
+{
+	if (!a)
+		return;
+	kvfree(a->att.gs);
+	kvfree(a->att.gcpu);
+	kvfree(a);
+}
+
+/* One CPU's state (NULL without memory); its search scratch comes from the pool. */
+static struct audit_pcpu *audit_pcpu_alloc(int cpu)
+{
+	int node = cpu_to_node(cpu);
+	struct audit_pcpu *a = kvzalloc_node(sizeof(*a), GFP_KERNEL, node);
+
+	if (!a)
+		return NULL;
+	a->att.gs = kvzalloc_node(AUDIT_MAX_GROUPS * sizeof(*a->att.gs), GFP_KERNEL, node);
+	a->att.gcpu = kvzalloc_node(AUDIT_MAX_GROUPS * sizeof(*a->att.gcpu), GFP_KERNEL, node);
+	if (!a->att.gs || !a->att.gcpu) {
+		audit_pcpu_free(a);
+		return NULL;
+	}
+	seqcount_init(&a->seq);
+	init_irq_work(&a->snap_work, audit_snap_kick);
+	a->snap_slot = -1;
+	a->pool_idx = -1;
+	a->nr_cpus = AUDIT_SCRATCH_CPUS;
+	a->gen = atomic_read(&shadow_reset_gen);
+	return a;
+}
+
+/* Bytes of one CPU's audit state and of one pool buffer (`info`, docs/performance.md). */
+static size_t audit_pcpu_bytes(void)
+{
+	return sizeof(struct audit_pcpu) +
+	       (size_t)AUDIT_MAX_GROUPS * (sizeof(struct audit_gstats) + sizeof(int));
+}
+
+static size_t audit_scratch_bytes(void)
+{
+	return (size_t)AUDIT_SCRATCH_CPUS * (sizeof(struct audit_cpu) + sizeof(struct audit_live)) +
+	       (size_t)AUDIT_MAX_GROUPS * (sizeof(u64) + sizeof(struct audit_group) +
+					   sizeof(struct audit_gstats));
+}
+
+static void audit_pool_free(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < AUDIT_POOL_MAX; i++) {
+		struct audit_scratch *b = &audit_pool[i];
+
+		kvfree(b->groups);
+		kvfree(b->gs);
+		kvfree(b->entry_sgc);
+		kvfree(b->entry);
+		kvfree(b->cpus);
+		memset(b, 0, sizeof(*b));
+	}
+	audit_pool_size = 0;
+}
+
+/*
+ * The pool: one buffer per present CPU up to 32 (no search ever waits or
+ * goes unjudged there), then one per eight CPUs, at most 64.
+ */
+static int audit_pool_alloc(void)
+{
+	unsigned int n = num_present_cpus(), i;
+
+	n = n <= 32 ? n : clamp(n / 8, 32U, (unsigned int)AUDIT_POOL_MAX);
+	for (i = 0; i < n; i++) {
+		struct audit_scratch *b = &audit_pool[i];
+
+		b->groups = kvcalloc(AUDIT_MAX_GROUPS, sizeof(*b->groups), GFP_KERNEL);
+		b->gs = kvcalloc(AUDIT_MAX_GROUPS, sizeof(*b->gs), GFP_KERNEL);
+		b->entry_sgc = kvcalloc(AUDIT_MAX_GROUPS, sizeof(*b->entry_sgc), GFP_KERNEL);
+		b->entry = kvcalloc(AUDIT_SCRATCH_CPUS, sizeof(*b->entry), GFP_KERNEL);
+		b->cpus = kvcalloc(AUDIT_SCRATCH_CPUS, sizeof(*b->cpus), GFP_KERNEL);
+		if (!b->groups || !b->gs || !b->entry_sgc || !b->entry || !b->cpus) {
+			audit_pool_free();
+			return -ENOMEM;
+		}
+	}
+	audit_pool_size = n;
+	audit_pool_busy = 0;
+	return 0;
+}
+
+static int audit_cpu_prepare(unsigned int cpu);
+static enum cpuhp_state audit_prepare_state;
+
 static void audit_free(void)
 {
 	int i;
 
+	if (audit_prepare_state > 0)
+		cpuhp_remove_state_nocalls(audit_prepare_state);
+	audit_prepare_state = 0;
+
 	for (i = 0; i < AUDIT_NR_SNAPSHOTS; i++) {
 		kvfree(audit_snaps[i].cpus);
+		kvfree(audit_snaps[i].groups);
 		kfree(audit_snaps[i].nr_nodes);
 		kfree(audit_snaps[i].nodes);
 		audit_snaps[i].cpus = NULL;
+		audit_snaps[i].groups = NULL;
 		audit_snaps[i].nr_nodes = NULL;
 		audit_snaps[i].nodes = NULL;
 	}
+	kvfree(audit_snap_scratch);
+	audit_snap_scratch = NULL;
+	audit_pool_free();
 	if (audit_pcpu) {
-		for_each_possible_cpu(i) {
-			if (audit_pcpu[i])
-				kvfree(audit_pcpu[i]->entry);
-			kvfree(audit_pcpu[i]);
-		}
+		for_each_possible_cpu(i)
+			audit_pcpu_free(audit_pcpu[i]);
 		kfree(audit_pcpu);
 		audit_pcpu = NULL;
 	}
@@ -1308,36 +1570,35 @@ static int audit_alloc(void)
 {
 	int cpu, i;
 
+	audit_size();
 	audit_pcpu = kcalloc(nr_cpu_ids, sizeof(*audit_pcpu), GFP_KERNEL);
-	if (!audit_pcpu)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		/* overlapping NUMA groups list a CPU more than once: room for 4x */
-		struct audit_pcpu *a = kvzalloc_node(struct_size(a, cpus, AUDIT_SCRATCH_CPUS),
-						     GFP_KERNEL, cpu_to_node(cpu));
-
-		if (!a)
-			goto out_free;
-		a->entry = kvcalloc(nr_cpu_ids, sizeof(*a->entry), GFP_KERNEL);
-		if (!a->entry) {
-			kvfree(a);
+	audit_snap_scratch = kvmalloc(sizeof(*audit_snap_scratch), GFP_KERNEL);
+	if (!audit_pcpu || !audit_snap_scratch || audit_pool_alloc())
+		goto out_free;
+	/* present CPUs; one that comes up later gets its own (audit_cpu_prepare()) */
+	cpus_read_lock();
+	for_each_present_cpu(cpu) {
+		audit_pcpu[cpu] = audit_pcpu_alloc(cpu);
+		if (!audit_pcpu[cpu]) {
+			cpus_read_unlock();
 			goto out_free;
 		}
-		seqcount_init(&a->seq);
-		init_irq_work(&a->snap_work, audit_snap_trees);
-		a->snap_slot = -1;
-		a->nr_cpus = AUDIT_SCRATCH_CPUS;
-		a->gen = atomic_read(&shadow_reset_gen);
-		audit_pcpu[cpu] = a;
 	}
+	i = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN, "sched_shadow/audit:prepare",
+						 audit_cpu_prepare, NULL);
+	cpus_read_unlock();
+	if (i < 0)
+		goto out_free;
+	audit_prepare_state = i;
 	for (i = 0; i < AUDIT_NR_SNAPSHOTS; i++) {
 		struct audit_snapshot *sn = &audit_snaps[i];
 
 		seqcount_init(&sn->seq);
 		sn->cpus = kvcalloc(AUDIT_SCRATCH_CPUS, sizeof(*sn->cpus), GFP_KERNEL);
+		sn->groups = kvcalloc(AUDIT_MAX_GROUPS, sizeof(*sn->groups), GFP_KERNEL);
 		sn->nr_nodes = kcalloc(AUDIT_SNAP_TREE_CPUS, sizeof(*sn->nr_nodes), GFP_KERNEL);
 		sn->nodes = kcalloc(AUDIT_SNAP_TREE_CPUS, sizeof(*sn->nodes), GFP_KERNEL);
-		if (!sn->cpus || !sn->nr_nodes || !sn->nodes)
+		if (!sn->cpus || !sn->groups || !sn->nr_nodes || !sn->nodes)
 			goto out_free;
 	}
 	return 0;
@@ -1345,6 +1606,27 @@ static int audit_alloc(void)
 out_free:
 	audit_free();
 	return -ENOMEM;
+}
+
+/*
+ * A CPU about to come up (CPUHP_BP_PREPARE_DYN, process context, before it
+ * runs anything): its audit state, if it has none yet.  Out of memory: its
+ * balancing is not judged (the handlers find no state), hotplug goes on.
+ */
+static int audit_cpu_prepare(unsigned int cpu)
+{
+	struct audit_pcpu *a;
+
+	if (READ_ONCE(audit_pcpu[cpu]))
+		return 0;
+	a = audit_pcpu_alloc(cpu);
+	if (!a) {
+		pr_warn("CPU %u comes up without audit state (out of memory): its balancing is not judged\n", cpu);
+		return 0;
+	}
+	/* pairs with the handlers' READ_ONCE(): they see the state initialized */
+	smp_store_release(&audit_pcpu[cpu], a);
+	return 0;
 }
 
 static const char * const audit_att_funcs[] = { KS_FUNCS_lb_attempt NULL };
@@ -1495,7 +1777,45 @@ void shadow_audit_exit(void)
 		for_each_possible_cpu(cpu)
 			if (audit_pcpu[cpu])
 				irq_work_sync(&audit_pcpu[cpu]->snap_work);
+	cancel_work_sync(&audit_snap_work);	/* its copy may still run */
 	audit_free();
+}
+
+/*
+ * Coverage beside every headline: of the idle and newidle attempts, how
+ * many were judged and how many void, by void reason; and the scratch
+ * sizes chosen at load (a domain past them is not judged).
+ */
+static void audit_coverage_info(struct seq_file *m, const u64 *voidr, u64 attempts, u64 voids,
+				u64 busy)
+{
+	unsigned int present = 0;
+	int cpu, r;
+
+	seq_printf(m, "lb_coverage.attempts %llu\n", attempts);
+	seq_printf(m, "lb_coverage.judged %llu\n", attempts - voids);
+	seq_printf(m, "lb_coverage.void %llu\n", voids);
+	/* searches the pool had no buffer for: not judged, not in attempts */
+	seq_printf(m, "lb_coverage.no_scratch %llu\n", busy);
+	if (attempts)
+		seq_printf(m, "lb_coverage.judged_pct %llu.%llu\n",
+			   div64_u64(1000 * (attempts - voids), attempts) / 10,
+			   div64_u64(1000 * (attempts - voids), attempts) % 10);
+	else
+		seq_puts(m, "lb_coverage.judged_pct -\n");
+	for (r = 0; r < AUDIT_NR_REASONS; r++)
+		if (audit_reason_verdicts[r] & AUDIT_VB(AUDIT_VOID))
+			seq_printf(m, "lb_coverage.void.%s %llu\n", audit_reason_name[r],
+				   voidr ? voidr[r] : 0);
+	if (audit_pcpu)
+		for_each_possible_cpu(cpu)
+			present += !!READ_ONCE(audit_pcpu[cpu]);
+	seq_printf(m, "lb_max_groups %u\n", AUDIT_MAX_GROUPS);
+	seq_printf(m, "lb_scratch_cpus %u\n", AUDIT_SCRATCH_CPUS);
+	seq_printf(m, "lb_scratch_pool %u\n", audit_pool_size);
+	seq_printf(m, "lb_scratch_bytes %zu\n", audit_pool_size * audit_scratch_bytes());
+	seq_printf(m, "lb_state_cpus %u\n", present);
+	seq_printf(m, "lb_state_bytes_per_cpu %zu\n", audit_pcpu_bytes());
 }
 
 /** shadow_audit_info() - the audit's rows of debugfs `info` */
@@ -1506,13 +1826,15 @@ void shadow_audit_info(struct seq_file *m)
 	u64 bad = 0, local = 0, many = 0, unreadable = 0, cut = 0, skipped = 0, nested = 0;
 	u64 orphan = 0, uw = 0, um = 0, unread = 0, no_rq = 0, judged = 0, voids = 0, st_entry = 0;
 	u64 model[ATT_NR_COLS] = { 0 }, known[AUDIT_NR_KNOWN_RULES] = { 0 };
-	u64 ev[3][AUDIT_NR_RULES] = { { 0 } };
+	u64 ev[3][AUDIT_NR_RULES] = { { 0 } }, voidr[AUDIT_NR_REASONS] = { 0 }, scratch_busy = 0;
 	struct audit_counts *n;
+	bool n_valid;
 	int cpu, i, r, k;
 
 	seq_printf(m, "feature.lb_audit %s\n", audit_state);
 	seq_printf(m, "feature.lb_attempts %s\n", audit_att_state);
 	n = audit_registered ? kvmalloc(sizeof(*n), GFP_KERNEL) : NULL;
+	n_valid = n;
 	if (n) {
 		for_each_possible_cpu(cpu) {
 			if (!audit_read_counts(cpu, n))
@@ -1528,6 +1850,7 @@ void shadow_audit_info(struct seq_file *m)
 			unread += n->entry_unread;
 			st_entry += n->stale_entry;
 			no_rq += n->no_rq;
+			scratch_busy += n->scratch_busy;
 			for (k = 0; k < AUDIT_NR_KNOWN_RULES; k++)
 				known[k] += n->known[k];
 			for (k = 0; k < AUDIT_NR_RULES; k++) {
@@ -1546,8 +1869,10 @@ void shadow_audit_info(struct seq_file *m)
 					const u64 *c = n->att[AUDIT_ALL][i][r];
 
 					judged += c[ATT_N];
-					if (audit_row_verdict[r] == AUDIT_VOID)
+					if (audit_row_verdict[r] == AUDIT_VOID) {
 						voids += c[ATT_N];
+						voidr[audit_row_reason[r]] += c[ATT_N];
+					}
 					for (k = ATT_AGREE; k < ATT_NR_COLS; k++)
 						model[k] += c[k];
 				}
@@ -1566,6 +1891,7 @@ void shadow_audit_info(struct seq_file *m)
 	seq_printf(m, "lb_dump_every %lu\n", READ_ONCE(audit_dump_every));
 	/* the kernel model against the kernel, over judged attempts (docs: Model and agreement) */
 	seq_printf(m, "lb_judged %llu\nlb_void %llu\n", judged, voids);
+	audit_coverage_info(m, n_valid ? voidr : NULL, judged, voids, scratch_busy);
 	seq_printf(m, "lb_model_agree %llu\nlb_model_disagree %llu\n", model[ATT_AGREE],
 		   model[ATT_STALE] + model[ATT_KNOWN] + model[ATT_UNKNOWN]);
 	seq_printf(m, "lb_model_disagree_stale %llu\nlb_model_disagree_known %llu\n"
@@ -1623,9 +1949,11 @@ void shadow_audit_info(struct seq_file *m)
 
 static bool audit_read_counts(int cpu, struct audit_counts *n)
 {
-	struct audit_pcpu *a = audit_pcpu[cpu];
+	struct audit_pcpu *a = READ_ONCE(audit_pcpu[cpu]);
 	int tries;
 
+	if (!a)
+		return false;
 	for (tries = 0; tries < 1000; tries++) {
 		unsigned int seq = raw_read_seqcount(&a->seq);
 
@@ -1833,10 +2161,11 @@ static int audit_snapshots_show(struct seq_file *m, void *v)
 	path = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (copy) {
 		copy->cpus = kvcalloc(AUDIT_SCRATCH_CPUS, sizeof(*copy->cpus), GFP_KERNEL);
+		copy->groups = kvcalloc(AUDIT_MAX_GROUPS, sizeof(*copy->groups), GFP_KERNEL);
 		copy->nr_nodes = kcalloc(AUDIT_SNAP_TREE_CPUS, sizeof(*copy->nr_nodes), GFP_KERNEL);
 		copy->nodes = kcalloc(AUDIT_SNAP_TREE_CPUS, sizeof(*copy->nodes), GFP_KERNEL);
 	}
-	if (!copy || !path || !copy->cpus || !copy->nr_nodes || !copy->nodes)
+	if (!copy || !path || !copy->cpus || !copy->groups || !copy->nr_nodes || !copy->nodes)
 		goto out;
 	/* oldest first */
 	for (i = 0; i < AUDIT_NR_SNAPSHOTS; i++)
@@ -1860,9 +2189,9 @@ static int audit_snapshots_show(struct seq_file *m, void *v)
 		copy->dst_cpu = sn->dst_cpu;
 		copy->res = sn->res;
 		copy->trees_done = sn->trees_done;
-		copy->nr_groups = min(sn->nr_groups, AUDIT_MAX_GROUPS);
+		copy->nr_groups = min_t(int, sn->nr_groups, AUDIT_MAX_GROUPS);
 		copy->nr_cpus = min_t(int, sn->nr_cpus, AUDIT_SCRATCH_CPUS);
-		memcpy(copy->groups, sn->groups, sizeof(sn->groups));
+		memcpy(copy->groups, sn->groups, copy->nr_groups * sizeof(*sn->groups));
 		memcpy(copy->cpus, sn->cpus, copy->nr_cpus * sizeof(*sn->cpus));
 		memcpy(copy->nr_nodes, sn->nr_nodes, AUDIT_SNAP_TREE_CPUS * sizeof(*sn->nr_nodes));
 		memcpy(copy->nodes, sn->nodes, AUDIT_SNAP_TREE_CPUS * sizeof(*sn->nodes));
@@ -1874,6 +2203,7 @@ static int audit_snapshots_show(struct seq_file *m, void *v)
 out:
 	if (copy) {
 		kvfree(copy->cpus);
+		kvfree(copy->groups);
 		kfree(copy->nr_nodes);
 		kfree(copy->nodes);
 	}

@@ -59,6 +59,8 @@
 #include "cgpath.h"
 #include "core/escape.h"
 
+static struct cgroup_subsys_state *shadow_cgpath_root(void);
+
 bool shadow_cgid_path(u64 cgid, char *buf, size_t len)
 {
 	struct cgroup_subsys_state *root, *pos, *found = NULL;
@@ -88,11 +90,136 @@ bool shadow_cgid_path(u64 cgid, char *buf, size_t len)
 	return ok;
 }
 
+/* ---- one id -> path map per read ---- */
+
+/*
+ * A reader that needs the paths of many cgroup ids (`groups`: up to
+ * SHADOW_MAX_NODES per CPU) marks them wanted, then resolves them all in
+ * one pass over the cpu controller's hierarchy: the cost of a read is
+ * linear in the cgroups plus the rows, not their product.  Only groups
+ * online during the pass resolve (css_tryget_online()), so a group removed
+ * before the read began is never named.  Process context; the pass
+ * reschedules between groups.
+ */
+struct shadow_cgmap_slot {
+	u64 cgid;		/* 0: empty (autogroup's 0 is answered without a slot) */
+	char *path;		/* NULL until resolved */
+};
+
+struct shadow_cgmap {
+	u32 mask;
+	u32 nr;
+	u32 cap;
+	struct shadow_cgmap_slot slot[];
+};
+
+/**
+ * shadow_cgmap_alloc() - a map for up to @want wanted ids
+ * Return: the map, or NULL without memory.
+ */
+struct shadow_cgmap *shadow_cgmap_alloc(unsigned int want)
+{
+	u32 slots = roundup_pow_of_two(2 * max(want, 1u));
+	struct shadow_cgmap *m = kvzalloc(struct_size(m, slot, slots), GFP_KERNEL);
+
+	if (m) {
+		m->mask = slots - 1;
+		m->cap = want;
+	}
+	return m;
+}
+
+static struct shadow_cgmap_slot *shadow_cgmap_slot(struct shadow_cgmap *m, u64 cgid, bool add)
+{
+	u32 i = hash_64(cgid, 32) & m->mask, n;
+
+	for (n = 0; n <= m->mask; n++, i = (i + 1) & m->mask) {
+		if (m->slot[i].cgid == cgid)
+			return &m->slot[i];
+		if (!m->slot[i].cgid) {
+			if (!add || m->nr >= m->cap)
+				return NULL;
+			m->slot[i].cgid = cgid;
+			m->nr++;
+			return &m->slot[i];
+		}
+	}
+	return NULL;
+}
+
+/** shadow_cgmap_want() - mark @cgid to be resolved (false: the map is full) */
+bool shadow_cgmap_want(struct shadow_cgmap *m, u64 cgid)
+{
+	return !cgid || shadow_cgmap_slot(m, cgid, true);
+}
+
+/**
+ * shadow_cgmap_resolve() - one pass over the hierarchy: the wanted ids' paths
+ * Return: 0, or -ENOMEM (the ids not resolved read as gone).
+ */
+int shadow_cgmap_resolve(struct shadow_cgmap *m)
+{
+	struct cgroup_subsys_state *root, *pos, *next;
+	u32 left = m->nr;
+	char *buf;
+
+	if (!left)
+		return 0;
+	buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	rcu_read_lock();
+	root = shadow_cgpath_root();
+	for (pos = css_next_descendant_pre(NULL, root); pos && left; pos = next) {
+		struct shadow_cgmap_slot *sl = shadow_cgmap_slot(m, cgroup_id(pos->cgroup), false);
+
+		if (!sl || sl->path || !css_tryget_online(pos)) {
+			next = css_next_descendant_pre(pos, root);
+			continue;
+		}
+		rcu_read_unlock();
+		if (cgroup_path(pos->cgroup, buf, PATH_MAX) > 0)
+			sl->path = kstrdup(buf, GFP_KERNEL);
+		left--;
+		cond_resched();
+		rcu_read_lock();
+		next = css_next_descendant_pre(pos, root);
+		css_put(pos);
+	}
+	rcu_read_unlock();
+	kfree(buf);
+	return 0;
+}
+
+/** shadow_cgmap_path() - the path of a resolved id, "(autogroup)" for 0, NULL if gone */
+const char *shadow_cgmap_path(struct shadow_cgmap *m, u64 cgid)
+{
+	struct shadow_cgmap_slot *sl;
+
+	if (!cgid)
+		return "(autogroup)";
+	sl = shadow_cgmap_slot(m, cgid, false);
+	return sl ? sl->path : NULL;
+}
+
+/** shadow_cgmap_free() - free the map and its paths (NULL is fine) */
+void shadow_cgmap_free(struct shadow_cgmap *m)
+{
+	u32 i;
+
+	if (!m)
+		return;
+	for (i = 0; i <= m->mask; i++)
+		kfree(m->slot[i].path);
+	kvfree(m);
+}
+
 /* ---- the trace events' cache ---- */
 
 #define SHADOW_CGPATH_PROBES		8	/* slots a lookup looks at, at most */
 #define SHADOW_CGPATH_MAX_ENTRIES	16384	/* groups in one table, at most */
 #define SHADOW_CGPATH_MIN_MS		20	/* between two refreshes, at least */
+#define SHADOW_CGPATH_MAX_GAP_MS	10000	/* the back-off after dropping refreshes, at most */
 
 struct shadow_cgpath_ent {
 	u64 cgid;			/* 0: empty slot */
@@ -111,6 +238,8 @@ static struct shadow_cgpath_table __rcu *shadow_cgpath_tab;
 static DEFINE_PER_CPU(unsigned long, shadow_cgpath_misses);
 static unsigned long shadow_cgpath_refreshes;
 static unsigned long shadow_cgpath_last;	/* jiffies of the last refresh */
+/* between two refreshes: SHADOW_CGPATH_MIN_MS, doubling while tables drop groups */
+static u32 shadow_cgpath_gap_ms = SHADOW_CGPATH_MIN_MS;
 static bool shadow_cgpath_ready;		/* between start and stop */
 
 static void shadow_cgpath_refresh(struct work_struct *work);
@@ -119,7 +248,8 @@ static DECLARE_DELAYED_WORK(shadow_cgpath_work, shadow_cgpath_refresh);
 /* Queue a refresh unless stopped (any context: the irq_work runs it in hard IRQ). */
 static void shadow_cgpath_queue(void)
 {
-	unsigned long next = READ_ONCE(shadow_cgpath_last) + msecs_to_jiffies(SHADOW_CGPATH_MIN_MS);
+	unsigned long next = READ_ONCE(shadow_cgpath_last) +
+			     msecs_to_jiffies(READ_ONCE(shadow_cgpath_gap_ms));
 	unsigned long delay = time_after(next, jiffies) ? next - jiffies : 0;
 
 	if (READ_ONCE(shadow_cgpath_ready))
@@ -192,7 +322,6 @@ static bool shadow_cgpath_insert(struct shadow_cgpath_table *t, u64 cgid, const 
 			return true;
 		}
 	}
-	t->dropped++;
 	return false;
 }
 
@@ -211,11 +340,58 @@ static struct cgroup_subsys_state *shadow_cgpath_root(void)
  * the current group (css_next_descendant_pre() allows that), so
  * cgroup_path() runs where it may sleep.
  */
-static void shadow_cgpath_refresh(struct work_struct *work)
+/*
+ * One table of at most @cap groups in @slots slots.  Return: the table
+ * (NULL without memory); its dropped counts the groups past @cap, *probe
+ * those that found no slot within SHADOW_CGPATH_PROBES.
+ */
+static struct shadow_cgpath_table *shadow_cgpath_build(u32 cap, u32 slots, char *buf, u32 *probe)
 {
 	struct cgroup_subsys_state *root, *pos, *next;
+	struct shadow_cgpath_table *t = kvzalloc(struct_size(t, ent, slots), GFP_KERNEL);
+
+	*probe = 0;
+	if (!t)
+		return NULL;
+	t->mask = slots - 1;
+	rcu_read_lock();
+	root = shadow_cgpath_root();
+	for (pos = css_next_descendant_pre(NULL, root); pos; pos = next) {
+		if (t->nr >= cap || !css_tryget(pos)) {
+			if (t->nr >= cap)
+				t->dropped++;
+			next = css_next_descendant_pre(pos, root);
+			continue;
+		}
+		rcu_read_unlock();
+		if (cgroup_path(pos->cgroup, buf, PATH_MAX) > 0 &&
+		    !shadow_cgpath_insert(t, cgroup_id(pos->cgroup), buf))
+			(*probe)++;
+		cond_resched();
+		rcu_read_lock();
+		next = css_next_descendant_pre(pos, root);
+		css_put(pos);
+	}
+	rcu_read_unlock();
+	return t;
+}
+
+/*
+ * Build a new table from one pass over the cpu controller's hierarchy and
+ * publish it.  The iteration may leave RCU while it holds a reference on
+ * the current group (css_next_descendant_pre() allows that), so
+ * cgroup_path() runs where it may sleep.  A table that dropped groups
+ * (more than it was sized for, or no free slot near their hash: then the
+ * build is repeated with twice the slots, twice at most) keeps asking for
+ * refreshes on misses, further and further apart (the gap doubles up to
+ * SHADOW_CGPATH_MAX_GAP_MS); only groups past SHADOW_CGPATH_MAX_ENTRIES
+ * stop asking.
+ */
+static void shadow_cgpath_refresh(struct work_struct *work)
+{
+	struct cgroup_subsys_state *root, *pos;
 	struct shadow_cgpath_table *t, *old;
-	u32 n = 0, slots;
+	u32 n = 0, cap, slots, probe, tries;
 	char *buf;
 
 	rcu_read_lock();
@@ -223,35 +399,27 @@ static void shadow_cgpath_refresh(struct work_struct *work)
 	css_for_each_descendant_pre(pos, root)
 		n++;
 	rcu_read_unlock();
-	n = min_t(u32, n + 16, SHADOW_CGPATH_MAX_ENTRIES);	/* room for a few new ones */
-	slots = roundup_pow_of_two(2 * n);			/* half full at most */
+	cap = min_t(u32, n + 16 + n / 8, SHADOW_CGPATH_MAX_ENTRIES);	/* room for new ones */
+	slots = roundup_pow_of_two(2 * cap);				/* half full at most */
 	buf = kmalloc(PATH_MAX, GFP_KERNEL);
-	t = kvzalloc(struct_size(t, ent, slots), GFP_KERNEL);
-	if (!buf || !t)
-		goto out_free;
-	t->mask = slots - 1;
-
-	rcu_read_lock();
-	root = shadow_cgpath_root();
-	for (pos = css_next_descendant_pre(NULL, root); pos; pos = next) {
-		if (t->nr >= n || !css_tryget(pos)) {
-			if (t->nr >= n)
-				t->dropped++;
-			next = css_next_descendant_pre(pos, root);
-			continue;
-		}
-		rcu_read_unlock();
-		if (cgroup_path(pos->cgroup, buf, PATH_MAX) > 0)
-			shadow_cgpath_insert(t, cgroup_id(pos->cgroup), buf);
-		cond_resched();
-		rcu_read_lock();
-		next = css_next_descendant_pre(pos, root);
-		css_put(pos);
+	if (!buf)
+		goto out_nomem;
+	for (tries = 0;; tries++) {
+		t = shadow_cgpath_build(cap, slots, buf, &probe);
+		if (!t)
+			goto out_nomem;
+		if (!probe || tries == 2)
+			break;
+		kvfree(t);
+		slots *= 2;
 	}
-	rcu_read_unlock();
-	/* a full table cannot do better: its misses do not ask again */
-	if (t->dropped)
+	t->dropped += probe;
+	/* past the hard cap nothing better can be built: those misses stop asking */
+	if (t->dropped && cap == SHADOW_CGPATH_MAX_ENTRIES && n > cap)
 		set_bit(0, &t->kicked);
+	WRITE_ONCE(shadow_cgpath_gap_ms, t->dropped ?
+		   min_t(u32, 2 * READ_ONCE(shadow_cgpath_gap_ms), SHADOW_CGPATH_MAX_GAP_MS) :
+		   SHADOW_CGPATH_MIN_MS);
 
 	old = rcu_replace_pointer(shadow_cgpath_tab, t, true);	/* the work is never concurrent with itself */
 	WRITE_ONCE(shadow_cgpath_last, jiffies);
@@ -263,8 +431,7 @@ static void shadow_cgpath_refresh(struct work_struct *work)
 	kfree(buf);
 	return;
 
-out_free:
-	kvfree(t);
+out_nomem:
 	kfree(buf);
 	pr_warn_ratelimited("no memory for the trace events' path cache: paths stay %s\n",
 			    SHADOW_CGPATH_UNRESOLVED);
@@ -326,6 +493,7 @@ void shadow_cgpath_info(struct seq_file *m)
 	seq_printf(m, "trace.path_cache.entries %u\n", nr);
 	seq_printf(m, "trace.path_cache.slots %u\n", slots);
 	seq_printf(m, "trace.path_cache.dropped %u\n", dropped);
+	seq_printf(m, "trace.path_cache.gap_ms %u\n", READ_ONCE(shadow_cgpath_gap_ms));
 	seq_printf(m, "trace.path_cache.refreshes %lu\n", READ_ONCE(shadow_cgpath_refreshes));
 	seq_printf(m, "trace.path_cache.misses %lu\n", misses);
 }

@@ -27,6 +27,7 @@
 #include "cgpath.h"
 #include "walk.h"
 #include "trace_feed.h"
+#include "waiters.h"
 
 static struct dentry *shadow_dir;
 
@@ -60,6 +61,10 @@ static int shadow_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "walk_budget %u\n", READ_ONCE(shadow_walk_budget));
 	seq_printf(m, "exact %d\n", READ_ONCE(shadow_exact) ? 1 : 0);
 	seq_printf(m, "max_groups %u\n", SHADOW_MAX_NODES);
+	/* the per-event waiter summary's limits (waiters.c, core/work.h) */
+	seq_printf(m, "waiters.scan_cap %u\n", SHADOW_SCAN_CAP);
+	seq_printf(m, "waiters.masks %u\n", SHADOW_WORK_RESTRICTED);
+	seq_printf(m, "waiters.mask_cpus %u\n", SHADOW_WORK_MASK_BITS);
 	seq_printf(m, "groups_truncated %u\n", shadow_groups_truncated());
 	seq_printf(m, "enabled %d\n", static_key_enabled(&shadow_enabled) ? 1 : 0);
 	for (i = 0; i < shadow_nr_hooks(); i++) {
@@ -79,7 +84,10 @@ static int shadow_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "btf.cfs_rq.h_curr %s\n", KS_FLAT_RUNQUEUE ? "present" : "absent");
 	seq_printf(m, "layout %s%s\n", shadow_walk_layout(),
 		   READ_ONCE(shadow_layout_bad) ? ":not-understood" : "");
-	seq_printf(m, "walk %s\n", KS_FLAT_RUNQUEUE ? "flat:climb-parents" : "hierarchical:rbtree-dfs");
+	seq_puts(m, "walk snapshot:climb-parents\n");
+	seq_printf(m, "walk_step_ns %u\n", SHADOW_STEP_NS);
+	seq_printf(m, "walk_max_cfs_rqs %u\n", READ_ONCE(shadow_walk_budget) / 2 + 1);
+	shadow_state_info(m);
 	shadow_audit_info(m);
 	return 0;
 }
@@ -97,10 +105,11 @@ static void shadow_print_u64_or_dash(struct seq_file *m, bool ok, u64 v)
  * The CPUs a recorded waiter could go to: "all" with a waiter every online
  * CPU may take, "-" with none, else the union of the recorded masks as a
  * CPU list.  Waiters past the recorded ones are the `unknown` column.
+ * @u: a bitmap of nr_cpu_ids bits, scratch.
  */
-static void shadow_print_work_cpus(struct seq_file *m, bool ok, const struct shadow_work *w)
+static void shadow_print_work_cpus(struct seq_file *m, bool ok, const struct shadow_work *w,
+				   unsigned long *u)
 {
-	DECLARE_BITMAP(u, SHADOW_WORK_MASK_BITS);
 	unsigned int i, k, n = min_t(unsigned int, w->nr_restricted, SHADOW_WORK_RESTRICTED);
 
 	if (!ok || (!w->any && !n)) {
@@ -111,11 +120,21 @@ static void shadow_print_work_cpus(struct seq_file *m, bool ok, const struct sha
 		seq_puts(m, " all");
 		return;
 	}
-	bitmap_zero(u, SHADOW_WORK_MASK_BITS);
+	bitmap_zero(u, nr_cpu_ids);
 	for (i = 0; i < n; i++)
-		for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
-			u[k] |= w->restricted[i][k];
-	seq_printf(m, " %*pbl", (int)min_t(unsigned int, nr_cpu_ids, SHADOW_WORK_MASK_BITS), u);
+		for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++) {
+			u64 word = w->restricted[i][k];
+			unsigned int cpu0 = (w->base[i] + k) * 64;
+
+			while (word) {
+				unsigned int b = __ffs64(word);
+
+				if (cpu0 + b < nr_cpu_ids)
+					__set_bit(cpu0 + b, u);
+				word &= word - 1;
+			}
+		}
+	seq_printf(m, " %*pbl", nr_cpu_ids, u);
 }
 
 /*
@@ -154,12 +173,17 @@ static bool shadow_read_cpu_wait(int cpu, struct shadow_snap *snap)
 static int shadow_cpus_show(struct seq_file *m, void *v)
 {
 	struct shadow_stats *st;
+	unsigned long *u;
 	struct shadow_scalars s;
 	int cpu;
 
 	st = kmalloc(sizeof(*st), GFP_KERNEL);
-	if (!st)
+	u = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
+	if (!st || !u) {
+		kfree(st);
+		bitmap_free(u);
 		return -ENOMEM;
+	}
 	seq_puts(m, "# sched_shadow cpus v1\n"
 		 "cpu online nr_running h_nr_running movable load_avg runnable_avg util_avg "
 		 "weight capacity shadow shadow_avg shadow_fresh h_load samples div_mean div_max "
@@ -171,6 +195,7 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 		bool ok = shadow_read_stats_wait(cpu, &s, st);
 		bool live = ok && online && s.valid;
 
+		cond_resched();		/* one row per possible CPU: thousands on big machines */
 		if (!ok)
 			memset(st, 0, sizeof(*st));
 
@@ -200,66 +225,175 @@ static int shadow_cpus_show(struct seq_file *m, void *v)
 			   st->over_budget, st->deferred);
 		shadow_print_u64_or_dash(m, live, s.work.pinned);
 		shadow_print_u64_or_dash(m, live, s.work.unknown);
-		shadow_print_work_cpus(m, live, &s.work);
+		shadow_print_work_cpus(m, live, &s.work, u);
 		seq_printf(m, " %s\n", shadow_void_name(online ? s.void_reason : SHADOW_VOID_HOTPLUG));
 	}
+	bitmap_free(u);
 	kfree(st);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(shadow_cpus);
 
-static int shadow_groups_show(struct seq_file *m, void *v)
+/*
+ * `groups`: one read session (open to release) resolves the cgroup paths
+ * it needs in one pass over the hierarchy (cgpath.c, shadow_cgmap), then
+ * prints one CPU per seq_file record, so a big output that overflows the
+ * seq_file buffer repeats one CPU's rows, not the whole file.
+ */
+struct shadow_groups_iter {
+	struct shadow_cgmap *map;
+	struct shadow_snap *snap;	/* [nr_cpu_ids]: each online CPU's, read once at open */
+	unsigned long *fresh;		/* CPUs whose snap is fresh */
+};
+
+/*
+ * Only a CPU whose state is fresh (cpus `void` is `fresh`): after a failed
+ * walk, enable 0, reset or hotplug the last walk's rows are older than the
+ * CPU, and no row beats a silently stale one.  cpus says why.
+ */
+static bool shadow_groups_read(int cpu, struct shadow_snap *snap)
 {
-	struct shadow_snap *snap;
-	char *path;
+	return shadow_read_cpu_wait(cpu, snap) && snap->s.valid &&
+	       snap->s.void_reason == SHADOW_FRESH;
+}
+
+/*
+ * Positions: 0 is the header, cpu + 1 a CPU's rows.  The record pointer is
+ * cpu + 2: SEQ_START_TOKEN is (void *)1.
+ */
+#define SHADOW_GROUPS_REC(cpu)	((void *)(long)((cpu) + 2))
+#define SHADOW_GROUPS_CPU(v)	((int)((long)(v) - 2))
+
+static void *shadow_groups_start(struct seq_file *m, loff_t *pos)
+{
 	int cpu;
 
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
-	path = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!snap || !path) {
-		kfree(snap);
-		kfree(path);
-		return -ENOMEM;
-	}
-	seq_puts(m, "# sched_shadow groups v1\n"
-		 "cpu cgid depth se_weight cfs_weight load_avg runnable_avg util_avg "
-		 "task_load nr_tasks h_tasks shadow shadow_avg shadow_fresh h_load path\n");
-	for_each_online_cpu(cpu) {
-		u32 i;
+	if (*pos == 0)
+		return SEQ_START_TOKEN;
+	cpu = cpumask_next(*pos - 2, cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		return NULL;
+	*pos = cpu + 1;
+	return SHADOW_GROUPS_REC(cpu);
+}
 
-		/*
-		 * Only a CPU whose state is fresh (cpus `void` is `fresh`):
-		 * after a failed walk, enable 0, reset or hotplug the last
-		 * walk's rows are older than the CPU, and no row beats a
-		 * silently stale one.  cpus says why.
-		 */
-		if (!shadow_read_cpu_wait(cpu, snap) || !snap->s.valid ||
-		    snap->s.void_reason != SHADOW_FRESH)
+static void *shadow_groups_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	int cpu = cpumask_next(*pos - 1, cpu_online_mask);
+
+	if (cpu >= nr_cpu_ids) {
+		*pos = nr_cpu_ids + 1;
+		return NULL;
+	}
+	*pos = cpu + 1;
+	return SHADOW_GROUPS_REC(cpu);
+}
+
+static void shadow_groups_stop(struct seq_file *m, void *v)
+{
+}
+
+static int shadow_groups_show(struct seq_file *m, void *v)
+{
+	struct shadow_groups_iter *it = m->private;
+	int cpu;
+	u32 i;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, "# sched_shadow groups v1\n"
+			 "cpu cgid depth se_weight cfs_weight load_avg runnable_avg util_avg "
+			 "task_load nr_tasks h_tasks shadow shadow_avg shadow_fresh h_load path\n");
+		return 0;
+	}
+	cpu = SHADOW_GROUPS_CPU(v);
+	if (!test_bit(cpu, it->fresh))
+		return 0;
+	for (i = 0; i < it->snap[cpu].s.nr_nodes; i++) {
+		const struct shadow_node *n = &it->snap[cpu].nodes[i];
+		const char *path = shadow_cgmap_path(it->map, n->cgid);
+
+		if (!path)	/* gone before the open resolved it */
 			continue;
-		for (i = 0; i < snap->s.nr_nodes; i++) {
-			const struct shadow_node *n = &snap->nodes[i];
-
-			if (!shadow_cgid_path(n->cgid, path, PATH_MAX))
-				continue;
-			seq_printf(m, "%d %llu %u ", cpu, n->cgid, n->depth);
-			if (n->depth)
-				seq_printf(m, "%llu", n->se_weight);
-			else
-				seq_putc(m, '-');
-			seq_printf(m, " %llu %llu %llu %llu %llu %u %u %llu %llu %llu %llu ",
-				   n->cfs_weight, n->load_avg, n->runnable_avg, n->util_avg,
-				   n->task_load, n->nr_tasks, n->h_tasks,
-				   shadow_fp_round(n->shadow_fp), shadow_fp_round(n->shadow_avg_fp),
-				   shadow_fp_round(n->shadow_fresh_fp), n->h_load);
-			seq_escape(m, path, " \t\n\\");
-			seq_putc(m, '\n');
-		}
+		seq_printf(m, "%d %llu %u ", cpu, n->cgid, n->depth);
+		if (n->depth)
+			seq_printf(m, "%llu", n->se_weight);
+		else
+			seq_putc(m, '-');
+		seq_printf(m, " %llu %llu %llu %llu %llu %u %u %llu %llu %llu %llu ",
+			   n->cfs_weight, n->load_avg, n->runnable_avg, n->util_avg,
+			   n->task_load, n->nr_tasks, n->h_tasks,
+			   shadow_fp_round(n->shadow_fp), shadow_fp_round(n->shadow_avg_fp),
+			   shadow_fp_round(n->shadow_fresh_fp), n->h_load);
+		seq_escape(m, path, " \t\n\\");
+		seq_putc(m, '\n');
 	}
-	kfree(path);
-	kfree(snap);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(shadow_groups);
+
+static const struct seq_operations shadow_groups_sops = {
+	.start = shadow_groups_start,
+	.next = shadow_groups_next,
+	.stop = shadow_groups_stop,
+	.show = shadow_groups_show,
+};
+
+static void shadow_groups_free(struct shadow_groups_iter *it)
+{
+	shadow_cgmap_free(it->map);
+	kvfree(it->snap);
+	bitmap_free(it->fresh);
+}
+
+/*
+ * One read session: every online CPU's published state is copied once,
+ * here (so the rows of all CPUs are from one short moment, close to a
+ * `cpus` read made just before), the paths of their groups resolved in
+ * one pass, and the records print from the copies.
+ */
+static int shadow_groups_open(struct inode *inode, struct file *file)
+{
+	struct shadow_groups_iter *it;
+	int cpu, err = -ENOMEM;
+	u32 i;
+
+	it = __seq_open_private(file, &shadow_groups_sops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->map = shadow_cgmap_alloc(num_online_cpus() * SHADOW_MAX_NODES);
+	it->snap = kvmalloc_array(nr_cpu_ids, sizeof(*it->snap), GFP_KERNEL);
+	it->fresh = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
+	if (!it->map || !it->snap || !it->fresh)
+		goto out;
+	for_each_online_cpu(cpu) {
+		if (!shadow_groups_read(cpu, &it->snap[cpu]))
+			continue;
+		__set_bit(cpu, it->fresh);
+		for (i = 0; i < it->snap[cpu].s.nr_nodes; i++)
+			shadow_cgmap_want(it->map, it->snap[cpu].nodes[i].cgid);
+		cond_resched();
+	}
+	err = shadow_cgmap_resolve(it->map);
+	if (!err)
+		return 0;
+out:
+	shadow_groups_free(it);
+	seq_release_private(inode, file);
+	return err;
+}
+
+static int shadow_groups_release(struct inode *inode, struct file *file)
+{
+	shadow_groups_free(((struct seq_file *)file->private_data)->private);
+	return seq_release_private(inode, file);
+}
+
+static const struct file_operations shadow_groups_fops = {
+	.owner = THIS_MODULE,
+	.open = shadow_groups_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = shadow_groups_release,
+};
 
 static ssize_t shadow_reset_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)

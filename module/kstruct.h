@@ -78,11 +78,6 @@ static __always_inline unsigned int ks_cfs_rq_h_nr_running(const struct cfs_rq *
 	return READ_ONCE(*KS_ADDR(const unsigned int, cfs, cfs_rq, h_nr_running));
 }
 
-static __always_inline struct rb_root_cached *ks_cfs_rq_timeline(const struct cfs_rq *cfs)
-{
-	return KS_ADDR(struct rb_root_cached, cfs, cfs_rq, tasks_timeline);
-}
-
 static __always_inline struct sched_entity *ks_cfs_rq_curr(const struct cfs_rq *cfs)
 {
 	return READ_ONCE(*KS_ADDR(struct sched_entity *const, cfs, cfs_rq, curr));
@@ -591,8 +586,6 @@ static __always_inline int ks_sgc_imbalance(const struct sched_group_capacity *s
 	X(KS_cfs_rq__load_SIZE == sizeof(struct load_weight), "cfs_rq.load size") \
 	X(KS_cfs_rq__h_nr_running_SIZE == sizeof(unsigned int),		\
 	  "cfs_rq.h_nr_running size")						\
-	X(KS_cfs_rq__tasks_timeline_SIZE == sizeof(struct rb_root_cached),	\
-	  "cfs_rq.tasks_timeline size")						\
 	X(KS_cfs_rq__curr_SIZE == sizeof(void *), "cfs_rq.curr size")		\
 	X(KS_cfs_rq__avg_SIZE == sizeof(struct sched_avg), "cfs_rq.avg size")	\
 	X(KS_cfs_rq__rq_SIZE == sizeof(void *), "cfs_rq.rq size")		\

@@ -25,13 +25,21 @@
 #include "stats.h"
 #include "cgpath.h"
 #include "trace_feed.h"
+#include "walk.h"
 
 #define SHADOW_BUDGET_MIN	16
-#define SHADOW_BUDGET_MAX	65536
+/*
+ * A walk runs in steps of bounded time (walk.h), but its snapshot of the
+ * queued tasks is one atomic copy: the ceiling keeps it small.  Memory per
+ * present CPU grows with the budget (`info` state_bytes_per_cpu).
+ */
+#define SHADOW_BUDGET_MAX	1536
+static_assert(SHADOW_BUDGET_MAX <= SHADOW_SNAP_MAX);
+static_assert(SHADOW_WALK_BUDGET_DEFAULT <= SHADOW_BUDGET_MAX);
 
 static unsigned int walk_budget = SHADOW_WALK_BUDGET_DEFAULT;
 module_param(walk_budget, uint, 0444);
-MODULE_PARM_DESC(walk_budget, "max entities visited per walk, 16..65536 (default 1024)");
+MODULE_PARM_DESC(walk_budget, "max entities (tasks and cgroup levels) one walk may visit, 16..1536 (default 1024)");
 
 /* walk the hierarchy on every event instead of per PELT period / 32 events */
 module_param_named(exact, shadow_exact, bool, 0444);
@@ -104,10 +112,11 @@ const char *kstruct_check_layout(void)
 }
 
 /*
- * Checked on every online CPU from a kworker running there: the running
- * task's own cfs_rq, rq and task group must look as the offsets say.
+ * Checked on the loading CPU and on every other online CPU from a kworker
+ * running there: the running task's own cfs_rq, rq and task group must
+ * look as the offsets say.
  */
-static long shadow_check_cpu(void *unused)
+static const char *shadow_check_here(void)
 {
 	struct task_struct *p = current;
 	const char *bad = NULL;
@@ -136,19 +145,99 @@ static long shadow_check_cpu(void *unused)
 		bad = "cfs_rq.load";
 	rcu_read_unlock();
 	preempt_enable();
+	return bad;
+}
+
+/* The per-CPU checks: one work item per CPU, results read after the wait. */
+struct shadow_check_work {
+	struct work_struct work;
+	int cpu;
+	int ran;		/* -1 not yet, 0 passed, 1 failed */
+	const char *bad;
+};
+
+static struct shadow_check_work *shadow_checks;
+
+static void shadow_check_fn(struct work_struct *work)
+{
+	struct shadow_check_work *c = container_of(work, struct shadow_check_work, work);
+
+	c->bad = shadow_check_here();
+	c->cpu = raw_smp_processor_id();
+	/* the waiter reads ran with acquire: bad and cpu are visible with it */
+	smp_store_release(&c->ran, c->bad ? 1 : 0);
+}
+
+static struct work_struct *shadow_check_item(int cpu)
+{
+	return &shadow_checks[cpu].work;
+}
+
+/*
+ * Run the checks on every online CPU without waiting on any one for long:
+ * the loading CPU checks itself; the others get a work item and the wait
+ * for them is bounded (shadow_wait_cpus()), so a CPU held by a real-time
+ * task does not hang the load.  A CPU that did not answer is logged and
+ * its check is skipped: the offsets are the kernel's, not the CPU's, and
+ * at least the loading CPU has checked them.  Items still queued are
+ * cancelled before the load returns.
+ */
+static int shadow_check_cpus(void)
+{
+	cpumask_var_t pending;
+	const char *bad;
+	int cpu, self, err = 0;
+
+	shadow_checks = kcalloc(nr_cpu_ids, sizeof(*shadow_checks), GFP_KERNEL);
+	if (!shadow_checks || !zalloc_cpumask_var(&pending, GFP_KERNEL)) {
+		kfree(shadow_checks);
+		pr_err("not loading: out of memory for the load-time checks\n");
+		return -ENOMEM;
+	}
+	cpus_read_lock();
+	self = get_cpu();	/* this CPU checks itself: no kworker round trip */
+	bad = shadow_check_here();
+	for_each_online_cpu(cpu) {
+		if (cpu == self)
+			continue;
+		INIT_WORK(&shadow_checks[cpu].work, shadow_check_fn);
+		shadow_checks[cpu].ran = -1;
+		queue_work_on(cpu, system_wq, &shadow_checks[cpu].work);
+		cpumask_set_cpu(cpu, pending);
+	}
+	put_cpu();
+	cpus_read_unlock();
 	if (bad) {
 		pr_err("not loading: %s does not match the running kernel on CPU %d (BTF from %s)\n",
-		       bad, smp_processor_id(), KS_BTF_SOURCE);
-		return -EINVAL;
+		       bad, self, KS_BTF_SOURCE);
+		err = -EINVAL;
+	} else {
+		shadow_checks_passed++;
 	}
-	return 0;
+	shadow_wait_cpus(pending, shadow_check_item, "load-time checks");
+	for_each_possible_cpu(cpu) {
+		struct shadow_check_work *c = &shadow_checks[cpu];
+
+		if (!c->work.func)
+			continue;
+		cancel_work_sync(&c->work);	/* a CPU that never answered: not run */
+		if (smp_load_acquire(&c->ran) == 1 && !err) {
+			pr_err("not loading: %s does not match the running kernel on CPU %d (BTF from %s)\n",
+			       c->bad, c->cpu, KS_BTF_SOURCE);
+			err = -EINVAL;
+		} else if (c->ran == 0) {
+			shadow_checks_passed++;
+		}
+	}
+	free_cpumask_var(pending);
+	kfree(shadow_checks);
+	shadow_checks = NULL;
+	return err;
 }
 
 static int shadow_check_kernel(void)
 {
 	const char *bad;
-	int cpu;
-	long err;
 
 	if (strcmp(init_utsname()->release, KS_BTF_RELEASE)) {
 		pr_err("not loading: built from the BTF of kernel %s (%s) but running %s; rebuild with this kernel's BTF\n",
@@ -162,17 +251,7 @@ static int shadow_check_kernel(void)
 		       bad, KS_BTF_SOURCE);
 		return -EINVAL;
 	}
-	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		err = work_on_cpu(cpu, shadow_check_cpu, NULL);
-		if (err) {
-			cpus_read_unlock();
-			return err;
-		}
-		shadow_checks_passed++;
-	}
-	cpus_read_unlock();
-	return 0;
+	return shadow_check_cpus();
 }
 
 static int __init shadow_init(void)

@@ -67,10 +67,16 @@ struct shadow_scalars {
 	u64 capacity;
 	u64 shadow_fp;
 	u64 shadow_avg_fp;
-	u64 shadow_fresh_fp;	/* shadow with every queued task's load_avg brought to
-				 * its cfs_rq's PELT clock (walk.c, core/pelt_math.h) */
-	u64 h_load;		/* sum of task_h_load() over queued tasks, as the kernel
-				 * computes it (walk.c, shadow_h_load_scale()) */
+	/*
+	 * shadow with every queued task's load_avg brought to its cfs_rq's
+	 * PELT clock (walk.c, core/pelt_math.h)
+	 */
+	u64 shadow_fresh_fp;
+	/*
+	 * sum of task_h_load() over queued tasks, as the kernel computes it
+	 * (walk.c, shadow_h_load_scale())
+	 */
+	u64 h_load;
 	u32 nr_running;
 	u32 h_nr_running;
 	u32 movable;		/* work to give: queued, not running, may move */
@@ -93,7 +99,11 @@ struct shadow_stats {
 	u64 published;
 	u64 discarded;
 	u64 over_budget;
-	u64 deferred;		/* root-PELT walks caught mid-enqueue, redone at its end */
+	/*
+	 * walks caught inside an enqueue or dequeue, or overtaken by one
+	 * before their last step: started again
+	 */
+	u64 deferred;
 };
 
 /*
@@ -112,6 +122,7 @@ struct shadow_evt {
 	u32 h_nr_running;
 	u32 movable;
 	bool walk_failed;	/* the last walk attempt was discarded or over budget */
+	bool walk_stale;	/* walks are due but none was published within the bound */
 	struct shadow_work work;
 };
 
@@ -135,8 +146,50 @@ struct shadow_walked {
 	struct shadow_node nodes[SHADOW_MAX_NODES];
 };
 
-struct shadow_frame;
-struct shadow_flat;
+struct shadow_wcfs;
+
+enum shadow_walk_phase {
+	SHADOW_WALK_IDLE,	/* no walk in progress */
+	SHADOW_WALK_TASKS,	/* summing the snapshot's tasks */
+	SHADOW_WALK_SUMS,	/* the bottom-up pass over the queued cfs_rqs */
+};
+
+/*
+ * A walk in progress, kept between the hook calls that run its steps
+ * (written under the CPU's rq lock only).  The snapshot holds the queued
+ * tasks' entities; it stays valid only while no task was enqueued or
+ * dequeued on this CPU (shadow_cpu.ops unchanged): every dequeue fires
+ * sched_update_nr_running_tp, whose probe bumps ops, so a task the
+ * snapshot names cannot have left (or been freed) while ops is unchanged.
+ */
+struct shadow_walk {
+	u8 phase;		/* enum shadow_walk_phase */
+	bool safe;		/* the snapshot was taken where nothing is half updated */
+	u32 ops;		/* shadow_cpu.ops at the snapshot */
+	u32 epoch;		/* shadow_epoch at the snapshot */
+	u32 nr_se;		/* tasks in the snapshot */
+	u32 pos;		/* next task (TASKS) or cfs_rq (SUMS, counting down) */
+	u32 nr_cfs;		/* queued cfs_rqs found */
+	u32 nr_nodes;		/* recorded for `groups` */
+	u32 visited;		/* tasks and levels visited */
+	u32 delayed;		/* delayed-dequeue sleepers found */
+	u32 steps;		/* hook calls this walk has taken so far */
+	u32 gen;		/* hash slots of other generations are empty */
+	u32 last;		/* the entry the last task was found in */
+	u32 queued;		/* the root's h_nr_running the snapshot describes */
+	u32 runnable;		/* the root's h_nr_runnable then (delayed dequeue kernels) */
+	u64 h_load;		/* sum of task_h_load() */
+	u64 root_lut;		/* the root's avg.last_update_time at the snapshot */
+	/* sized at load from walk_budget (shadow_walk_alloc()) */
+	u32 cap_se;
+	u32 cap_cfs;
+	u32 hash_mask;
+	struct sched_entity **se;
+	struct shadow_wcfs *wc;
+	u32 *slot_gen;
+	u16 *slot_ent;
+};
+
 
 /*
  * Per-CPU state, indexed by the rq's CPU.  Every writer holds that rq's
@@ -156,14 +209,24 @@ struct shadow_cpu {
 	/* writer-only (rq lock) */
 	struct rq *rq;		/* learned from the tracepoints */
 	struct shadow_node *work;	/* the walk's output: walked[unpublished].nodes */
-	struct shadow_frame *frames;
-	struct shadow_flat *flat;	/* walk_flat.c's work area, 7.3+ layout only */
-	u64 pelt_pub_lut;	/* root avg.last_update_time of the last walk (perf) */
+	u64 pelt_pub_lut;	/* root avg.last_update_time of the last walk or its failure */
+	u64 due_lut;		/* root avg.last_update_time when the pending walk became due */
+	u64 backoff_lut;	/* over budget: no new walk before this root PELT time ... */
+	u32 backoff_tasks;	/* ... unless fewer tasks than this are queued */
+	u32 backoff_shift;	/* the back-off doubles with each failure in a row */
+	u32 ops;		/* enqueues and dequeues seen (validates a walk's snapshot) */
+	u32 retry_ops;		/* ops when a walk was caught mid-operation: retried after it */
 	u32 dirty;		/* events since the last walk */
+	u32 due_dirty;		/* dirty when the pending walk became due */
+	unsigned long pub_jiffies;	/* jiffies at the last walk or its failure */
 	u32 epoch;		/* shadow_epoch at the last published walk */
 	bool walk_failed;
-	bool walk_pending;	/* a root-PELT walk was caught mid-enqueue: walk at its end */
+	bool walk_due;		/* a walk should run at the next safe hook call */
+	bool walk_stale;	/* walks are due but none was published within the bound */
+	bool retry_armed;	/* retry_ops holds: no new walk before an operation ends */
+	bool evt_valid;		/* an event's state was published */
 	bool switch_refresh;	/* the last summary depends on the next pick: refresh at the switch */
+	struct shadow_walk walk;	/* the walk in progress (walk.c) */
 	struct shadow_walked walked[2];
 	struct work_struct refresh;	/* shadow_refresh_all(): a no-op run on this CPU */
 } ____cacheline_aligned;
@@ -191,6 +254,12 @@ bool shadow_read_node(int cpu, u64 cgid, struct shadow_node *out);
 void shadow_reset(void);
 void shadow_enable_changed(void);
 void shadow_refresh_all(void);
+size_t shadow_state_bytes(void);
+struct seq_file;
+void shadow_state_info(struct seq_file *m);
+struct cpumask;
+unsigned int shadow_wait_cpus(struct cpumask *pending, struct work_struct *(*item)(int cpu),
+			      const char *what);
 const char *shadow_void_name(unsigned int reason);
 
 int shadow_debugfs_init(void);

@@ -24,6 +24,7 @@
 
 DEFINE_PER_CPU(struct shadow_stat_pcpu, shadow_stat_pcpu);
 DEFINE_STATIC_KEY_FALSE(shadow_stats_on);
+DEFINE_STATIC_KEY_FALSE(shadow_stats_every);
 
 static const char * const shadow_stat_names[SS_NR_HOOKS] = {
 	[SS_PELT_CFS] = "pelt_cfs_tp",
@@ -38,7 +39,7 @@ static const char * const shadow_stat_names[SS_NR_HOOKS] = {
 
 static DEFINE_MUTEX(shadow_stats_lock);
 static struct shadow_stat_pcpu shadow_stat_base;	/* sums at the last reset */
-static bool shadow_stats_param;
+static unsigned int shadow_stats_param;	/* 0 off, 1 sampled, 2 every call timed */
 static bool shadow_stats_ready;	/* module init done: the key may be flipped */
 
 static __always_inline int shadow_stat_bucket(u64 v)
@@ -61,6 +62,8 @@ void __shadow_stat_end(int hook, u64 t0)
 	this_cpu_inc(shadow_stat_pcpu.hook[hook].sampled);
 	this_cpu_add(shadow_stat_pcpu.hook[hook].sum, d);
 	this_cpu_inc(shadow_stat_pcpu.hook[hook].hist[b]);
+	if (d > __this_cpu_read(shadow_stat_pcpu.hook[hook].max))
+		__this_cpu_write(shadow_stat_pcpu.hook[hook].max, d);
 }
 
 /* Every walk: bucket i>0 holds [2^(i-1), 2^i) entities, 0 an empty walk. */
@@ -72,6 +75,8 @@ void __shadow_stat_walk(unsigned int visited)
 	this_cpu_inc(shadow_stat_pcpu.walk.sampled);
 	this_cpu_add(shadow_stat_pcpu.walk.sum, visited);
 	this_cpu_inc(shadow_stat_pcpu.walk.hist[b]);
+	if (visited > __this_cpu_read(shadow_stat_pcpu.walk.max))
+		__this_cpu_write(shadow_stat_pcpu.walk.max, visited);
 }
 
 static void shadow_stat_row_add(struct shadow_stat_row *dst, const struct shadow_stat_row *src)
@@ -81,6 +86,7 @@ static void shadow_stat_row_add(struct shadow_stat_row *dst, const struct shadow
 	dst->calls += READ_ONCE(src->calls);
 	dst->sampled += READ_ONCE(src->sampled);
 	dst->sum += READ_ONCE(src->sum);
+	dst->max = max(dst->max, READ_ONCE(src->max));
 	for (i = 0; i < SS_HIST; i++)
 		dst->hist[i] += READ_ONCE(src->hist[i]);
 }
@@ -97,6 +103,24 @@ static void shadow_stat_sum(struct shadow_stat_pcpu *sum)
 			shadow_stat_row_add(&sum->hook[h], &p->hook[h]);
 		shadow_stat_row_add(&sum->walk, &p->walk);
 		sum->pelt_skipped += READ_ONCE(p->pelt_skipped);
+		sum->steps += READ_ONCE(p->steps);
+	}
+}
+
+/*
+ * The maxima cannot be subtracted like the counters: a reset clears them
+ * on every CPU (a hook call racing the reset may keep its value).
+ */
+static void shadow_stat_clear_max(void)
+{
+	int cpu, h;
+
+	for_each_possible_cpu(cpu) {
+		struct shadow_stat_pcpu *p = per_cpu_ptr(&shadow_stat_pcpu, cpu);
+
+		for (h = 0; h < SS_NR_HOOKS; h++)
+			WRITE_ONCE(p->hook[h].max, 0);
+		WRITE_ONCE(p->walk.max, 0);
 	}
 }
 
@@ -104,6 +128,7 @@ static void shadow_stat_sum(struct shadow_stat_pcpu *sum)
 void shadow_stats_reset(void)
 {
 	mutex_lock(&shadow_stats_lock);
+	shadow_stat_clear_max();
 	shadow_stat_sum(&shadow_stat_base);
 	mutex_unlock(&shadow_stats_lock);
 }
@@ -124,9 +149,9 @@ static void shadow_stat_print(struct seq_file *m, const char *name, const struct
 		/* hooks: estimated total us = mean ns * calls / 1000; walk: entities */
 		u64 total = time ? div64_u64(mean * calls, 1000) : sum;
 
-		seq_printf(m, " %llu %llu", mean, total);
+		seq_printf(m, " %llu %llu %llu", mean, total, r->max);
 	} else {
-		seq_puts(m, " - -");
+		seq_puts(m, " - - -");
 	}
 	for (i = 0; i < SS_HIST; i++)
 		seq_printf(m, " %llu", SS_SUB(r->hist[i], base->hist[i]));
@@ -153,7 +178,7 @@ static void shadow_stat_clock_row(struct seq_file *m)
 		hist[b < 0 ? 0 : b > SS_HIST - 1 ? SS_HIST - 1 : b]++;
 	}
 	local_irq_restore(flags);
-	seq_printf(m, "clock_pair 64 64 %llu %llu", sum / 64, sum / 1000);
+	seq_printf(m, "clock_pair 64 64 %llu %llu -", sum / 64, sum / 1000);
 	for (i = 0; i < SS_HIST; i++)
 		seq_printf(m, " %llu", hist[i]);
 	seq_putc(m, '\n');
@@ -168,7 +193,7 @@ static int shadow_stats_show(struct seq_file *m, void *v)
 	if (!sum)
 		return -ENOMEM;
 	shadow_stat_sum(sum);
-	seq_puts(m, "# sched_shadow stats v1\nname calls sampled mean total");
+	seq_puts(m, "# sched_shadow stats v2\nname calls sampled mean total max");
 	for (i = 0; i < SS_HIST; i++)
 		seq_printf(m, " h%d", i);
 	seq_putc(m, '\n');
@@ -177,8 +202,13 @@ static int shadow_stats_show(struct seq_file *m, void *v)
 		shadow_stat_print(m, shadow_stat_names[h], &sum->hook[h], &shadow_stat_base.hook[h],
 				  true);
 	shadow_stat_print(m, "walk", &sum->walk, &shadow_stat_base.walk, false);
-	seq_printf(m, "pelt_skipped %llu 0 - -", sum->pelt_skipped > shadow_stat_base.pelt_skipped ?
+	seq_printf(m, "pelt_skipped %llu 0 - - -", sum->pelt_skipped > shadow_stat_base.pelt_skipped ?
 		   sum->pelt_skipped - shadow_stat_base.pelt_skipped : 0);
+	for (i = 0; i < SS_HIST; i++)
+		seq_puts(m, " 0");
+	seq_putc(m, '\n');
+	seq_printf(m, "walk_steps %llu 0 - - -", sum->steps > shadow_stat_base.steps ?
+		   sum->steps - shadow_stat_base.steps : 0);
 	for (i = 0; i < SS_HIST; i++)
 		seq_puts(m, " 0");
 	seq_putc(m, '\n');
@@ -197,6 +227,10 @@ void shadow_stats_debugfs_init(struct dentry *dir)
 
 static void shadow_stats_apply(void)
 {
+	if (shadow_stats_param == 2)
+		static_branch_enable(&shadow_stats_every);
+	else
+		static_branch_disable(&shadow_stats_every);
 	if (shadow_stats_param)
 		static_branch_enable(&shadow_stats_on);
 	else
@@ -214,7 +248,7 @@ static void shadow_stats_apply(void)
  * Accepted: "0" or "1", optionally followed by one newline; anything else
  * is -EINVAL and changes nothing.
  */
-static void shadow_stats_set(bool on)
+static void shadow_stats_set(unsigned int on)
 {
 	mutex_lock(&shadow_stats_lock);
 	shadow_stats_param = on;
@@ -227,7 +261,7 @@ static int shadow_stats_param_set(const char *val, const struct kernel_param *kp
 {
 	u64 v;
 
-	if (!val || !shadow_parse_uint(val, strlen(val), 1, &v))
+	if (!val || !shadow_parse_uint(val, strlen(val), 2, &v))
 		return -EINVAL;
 	shadow_stats_set(v);
 	return 0;
@@ -237,18 +271,18 @@ static const struct kernel_param_ops shadow_stats_param_ops = {
 	.set = shadow_stats_param_set,
 };
 module_param_cb(stats, &shadow_stats_param_ops, NULL, 0);
-MODULE_PARM_DESC(stats, "self-accounting of the hooks in debugfs `stats`, 0 or 1 (default 0; writable at /sys/module/sched_shadow/parameters/stats)");
+MODULE_PARM_DESC(stats, "self-accounting of the hooks in debugfs `stats`: 0 off, 1 one call in 64 timed, 2 every call timed (default 0; writable at /sys/module/sched_shadow/parameters/stats)");
 
 static ssize_t shadow_stats_attr_show(char *buf)
 {
-	return sysfs_emit(buf, "%d\n", static_key_enabled(&shadow_stats_on) ? 1 : 0);
+	return sysfs_emit(buf, "%u\n", READ_ONCE(shadow_stats_param));
 }
 
 static ssize_t shadow_stats_attr_store(const char *buf, size_t count)
 {
 	u64 v;
 
-	if (!shadow_parse_uint(buf, count, 1, &v))
+	if (!shadow_parse_uint(buf, count, 2, &v))
 		return -EINVAL;
 	shadow_stats_set(v);
 	return count;

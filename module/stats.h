@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Self-accounting of the module's hooks: per-CPU call counts,
- * local_clock() time of one call in 64 (so the clock costs almost nothing),
- * a log2 histogram of those times, and the number of entities each walk
- * visited.  Off by default: the `stats` module parameter flips a static key,
+ * Self-accounting of the module's hooks: per-CPU call counts, local_clock()
+ * time of one call in 64 (so the clock costs almost nothing; `stats=2`
+ * times every call, for the maximum), a log2 histogram and the longest of
+ * those times, and the number of entities each walk visited.  Off by default: the `stats` module parameter flips a static key,
  * so with it off every hook pays one patched-out jump (a NOP).  Counters are
  * per CPU and updated with this_cpu ops (one non-locked instruction each on
  * x86, safe against interrupts); debugfs `stats` sums them (stats.c).
@@ -35,6 +35,7 @@ struct shadow_stat_row {
 	u64 calls;		/* every call (walk row: every walk) */
 	u64 sampled;		/* timed calls (walk row: every walk) */
 	u64 sum;		/* ns of the timed calls (walk row: entities) */
+	u64 max;		/* the longest timed call, ns (walk row: entities) */
 	u64 hist[SS_HIST];
 };
 
@@ -42,10 +43,12 @@ struct shadow_stat_pcpu {
 	struct shadow_stat_row hook[SS_NR_HOOKS];
 	struct shadow_stat_row walk;	/* entities visited per walk */
 	u64 pelt_skipped;		/* root PELT refreshes not walked (pelt_refresh_us) */
+	u64 steps;			/* walk steps (hook calls that ran walk work) */
 };
 
 DECLARE_PER_CPU(struct shadow_stat_pcpu, shadow_stat_pcpu);
 DECLARE_STATIC_KEY_FALSE(shadow_stats_on);
+DECLARE_STATIC_KEY_FALSE(shadow_stats_every);	/* stats=2: time every call */
 
 void __shadow_stat_end(int hook, u64 t0);
 void __shadow_stat_walk(unsigned int visited);
@@ -61,7 +64,7 @@ static __always_inline u64 shadow_stat_begin(int hook)
 		return 0;
 	/* the audit handlers run a few times per balance interval: time every call */
 	if ((this_cpu_inc_return(shadow_stat_pcpu.hook[hook].calls) & SS_SAMPLE_MASK) &&
-	    hook < SS_LB_ENTRY)
+	    hook < SS_LB_ENTRY && !static_branch_unlikely(&shadow_stats_every))
 		return 0;
 	return local_clock();
 }
@@ -76,6 +79,12 @@ static __always_inline void shadow_stat_pelt_skipped(void)
 {
 	if (static_branch_unlikely(&shadow_stats_on))
 		this_cpu_inc(shadow_stat_pcpu.pelt_skipped);
+}
+
+static __always_inline void shadow_stat_step(void)
+{
+	if (static_branch_unlikely(&shadow_stats_on))
+		this_cpu_inc(shadow_stat_pcpu.steps);
 }
 
 static __always_inline void shadow_stat_walk(unsigned int visited)

@@ -59,7 +59,7 @@ static bool shadow_curr_leaving(struct task_struct *running)
 	return !rt_task(running) && !dl_task(running) && !READ_ONCE(running->se.on_rq);
 }
 
-static enum shadow_waiter_kind shadow_waiter_kind_of(struct task_struct *p)
+static __always_inline enum shadow_waiter_kind shadow_waiter_kind_of(struct task_struct *p)
 {
 	enum shadow_waiter_kind kind = shadow_waiter_classify(READ_ONCE(p->nr_cpus_allowed),
 							      nr_cpu_ids,

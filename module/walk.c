@@ -1,29 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The shadow walk (hierarchical run queues): under a CPU's rq lock, walk
- * the root cfs_rq's queued entities (rbtree plus curr) down through group
- * entities and compute for every queued cfs_rq the shadow hierarchical
- * runnable sum (Tejun Heo's formula), its shadow_avg variant, shadow_fresh
- * (the same sum with every queued task's load_avg projected to its cfs_rq's
- * PELT clock, core/pelt_math.h), the sum of task_h_load(), the weights and
- * the tasks with work to give.  shadow.c decides when to walk and publishes
- * the result.  On the 7.3+ single run queue walk_flat.c does the same
- * (shadow.c picks one by the layout BTF shows).
+ * The shadow walk: under a CPU's rq lock, find every queued cfs_rq of the
+ * CPU and compute for each the shadow hierarchical runnable sum (Tejun
+ * Heo's formula), its shadow_avg variant, shadow_fresh (the same sum with
+ * every queued task's load_avg projected to the root's PELT clock,
+ * core/pelt_math.h), the sum of task_h_load(), the weights and the task
+ * counts.  shadow.c decides when to walk and publishes the result.
  *
- * Hot-path rules: no allocation, no sleeping, no lock other than the rq
- * lock the caller holds, work bounded by shadow_walk_budget entities and
- * SHADOW_MAX_DEPTH levels, only the state of the CPU whose rq is locked.
+ * How: one atomic pass copies the queued tasks' entities from
+ * rq->cfs_tasks (every queued CFS task, the running one and delayed-dequeue
+ * sleepers included, on every layout); then each task's se->parent chain
+ * is climbed until a cfs_rq already found, adding the levels above it to
+ * a per-CPU table (parents before children, so h_load flows down); then a
+ * bottom-up pass over the table makes every level's sums and checks its
+ * task count against its h_nr_running.  The same code serves the
+ * hierarchical run queues (before 7.3) and the 7.3+ single run queue,
+ * where group entities sit in no tree: nothing here reads a tree.
+ *
+ * Bounded per hook call: a walk runs in steps of at most SHADOW_STEP_COST
+ * estimated instructions; a walk that does not fit one step continues at
+ * the CPU's next hook calls.  Its snapshot stays valid only while no task
+ * was enqueued or dequeued on the CPU (shadow.c checks shadow_cpu.ops
+ * before every step): the set of queued tasks, and so the set of queued
+ * cfs_rqs, is then the snapshot's, and every entity it names is alive.
+ * Values (load_avg, weights) are read when each task or level is
+ * reached; shadow.c bounds how long one walk may take.
+ *
+ * Hot-path rules: no allocation (the table is allocated at load), no
+ * sleeping, no lock other than the rq lock the caller holds, only the state
+ * of the CPU whose rq is locked.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
 #include <linux/sched.h>
-#include <linux/rbtree.h>
-#include <linux/sched/rt.h>
-#include <linux/sched/deadline.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/irq_work.h>
+#include <linux/sched/clock.h>
 
 #include "walk.h"
+
+#define SHADOW_WALK_NONE	0xffff
 
 /*
  * A run queue layout the walk does not understand: every walk is
@@ -46,7 +66,8 @@ static DEFINE_IRQ_WORK(shadow_layout_iw, shadow_layout_warn_fn);
  * shadow_walk_layout_bad() - report a layout the walk does not understand
  * @why: what the walk found (a string constant)
  *
- * Safe under the rq lock; logs once per load.
+ * Safe under the rq lock; logs once per load.  shadow.c walks no more
+ * after it (shadow_layout_bad).
  */
 void shadow_walk_layout_bad(const char *why)
 {
@@ -63,73 +84,382 @@ void shadow_walk_exit(void)
 	irq_work_sync(&shadow_layout_iw);
 }
 
-static void shadow_frame_init(struct shadow_cpu *sc, struct shadow_frame *f,
-			      struct shadow_frame *parent, struct cfs_rq *cfs,
-			      struct sched_entity *gse, u32 depth, u32 *nr_nodes)
+/* ---- the work area ---- */
+
+static u32 shadow_walk_cap_cfs(unsigned int budget)
 {
-	const struct sched_avg *avg = ks_cfs_rq_avg(cfs);
-
-	f->cfs = cfs;
-	f->gse = gse;
-	f->next = rb_first_cached(ks_cfs_rq_timeline(cfs));
-	f->curr_pending = true;
-	f->acc_fp = 0;
-	f->acc_avg_fp = 0;
-	f->acc_fresh_fp = 0;
-	f->task_load = 0;
-	f->task_fresh = 0;
-	f->task_h_load = 0;
-	f->nr_tasks = 0;
-	f->h_tasks = 0;
-	f->node = -1;
-	f->load_avg = READ_ONCE(avg->load_avg);
-	if (parent) {
-		/* update_cfs_rq_h_load(): parent h_load * gse load_avg / (parent load_avg + 1) */
-		f->h_load = shadow_h_load_scale(parent->h_load, READ_ONCE(gse->avg.load_avg),
-						parent->load_avg);
-		f->root_lut = parent->root_lut;
-	} else {
-		f->h_load = f->load_avg;	/* the root's h_load is its load_avg */
-		f->root_lut = READ_ONCE(avg->last_update_time);
-	}
-	f->pelt_now = shadow_cfs_pelt_now(cfs, f->root_lut);
-	if (*nr_nodes < SHADOW_MAX_NODES) {
-		struct shadow_node *n = &sc->work[*nr_nodes];
-
-		f->node = (*nr_nodes)++;
-		n->cgid = ks_cfs_rq_cgid(cfs);
-		n->depth = depth;
-		n->se_weight = gse ? shadow_weight_down(gse->load.weight) : 0;
-		n->cfs_weight = shadow_weight_down(ks_cfs_rq_load(cfs)->weight);
-		n->load_avg = f->load_avg;
-		n->runnable_avg = READ_ONCE(avg->runnable_avg);
-		n->util_avg = READ_ONCE(avg->util_avg);
-		n->h_load = f->h_load;
-	}
+	/*
+	 * Every queued cfs_rq but the root has a task below it: a walk of at
+	 * most @budget entities (tasks plus levels) holds at most @budget / 2
+	 * levels unless chains are deeper than one level per task; past the
+	 * table the walk is over budget (counted).
+	 */
+	return budget / 2 + 1;
 }
 
-/* The next queued entity of a cfs_rq: curr first (it is not in the tree), then the tree. */
-static struct sched_entity *shadow_frame_next(struct shadow_frame *f)
+static u32 shadow_walk_slots(unsigned int budget)
 {
-	struct sched_entity *curr = ks_cfs_rq_curr(f->cfs);
+	return roundup_pow_of_two(2 * shadow_walk_cap_cfs(budget));	/* at most half full */
+}
 
-	if (f->curr_pending) {
-		f->curr_pending = false;
-		if (curr && curr->on_rq)
-			return curr;
-	}
-	while (f->next) {
-		struct sched_entity *se = rb_entry(f->next, struct sched_entity, run_node);
-
-		f->next = rb_next(f->next);
-		if (se != curr)
-			return se;
-	}
-	return NULL;
+/** shadow_walk_bytes() - the work area of one CPU for @budget (docs: memory) */
+size_t shadow_walk_bytes(unsigned int budget)
+{
+	return (size_t)budget * sizeof(struct sched_entity *) +
+	       (size_t)shadow_walk_cap_cfs(budget) * sizeof(struct shadow_wcfs) +
+	       (size_t)shadow_walk_slots(budget) * (sizeof(u32) + sizeof(u16));
 }
 
 /**
- * shadow_walk_fill() - the root values of a consistent walk, either layout
+ * shadow_walk_alloc() - the work area of one CPU's walk
+ * @w:      the CPU's walk state
+ * @budget: walk_budget (entities one walk may visit)
+ * @node:   NUMA node of the CPU
+ *
+ * Return: 0, or -ENOMEM (nothing left allocated).
+ */
+int shadow_walk_alloc(struct shadow_walk *w, unsigned int budget, int node)
+{
+	u32 slots = shadow_walk_slots(budget);
+
+	memset(w, 0, sizeof(*w));
+	w->cap_se = budget;
+	w->cap_cfs = shadow_walk_cap_cfs(budget);
+	w->hash_mask = slots - 1;
+	w->se = kvmalloc_node(sizeof(*w->se) * budget, GFP_KERNEL, node);
+	w->wc = kvmalloc_node(sizeof(*w->wc) * w->cap_cfs, GFP_KERNEL, node);
+	w->slot_gen = kvzalloc_node(sizeof(*w->slot_gen) * slots, GFP_KERNEL, node);
+	w->slot_ent = kvmalloc_node(sizeof(*w->slot_ent) * slots, GFP_KERNEL, node);
+	if (!w->se || !w->wc || !w->slot_gen || !w->slot_ent) {
+		shadow_walk_free(w);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/** shadow_walk_free() - free what shadow_walk_alloc() took (a zeroed @w is fine) */
+void shadow_walk_free(struct shadow_walk *w)
+{
+	kvfree(w->se);
+	kvfree(w->wc);
+	kvfree(w->slot_gen);
+	kvfree(w->slot_ent);
+	w->se = NULL;
+	w->wc = NULL;
+	w->slot_gen = NULL;
+	w->slot_ent = NULL;
+}
+
+/* ---- the table of queued cfs_rqs ---- */
+
+static int shadow_walk_find(const struct shadow_walk *w, const struct cfs_rq *cfs)
+{
+	u32 h = hash_ptr(cfs, 32) & w->hash_mask, i;
+
+	for (i = 0; i <= w->hash_mask; i++, h = (h + 1) & w->hash_mask) {
+		if (w->slot_gen[h] != w->gen)
+			return -1;
+		if (w->wc[w->slot_ent[h]].cfs == cfs)
+			return w->slot_ent[h];
+	}
+	return -1;
+}
+
+/* The table is never more than half full, so a free slot exists. */
+static void shadow_walk_insert(struct shadow_walk *w, const struct cfs_rq *cfs, u16 idx)
+{
+	u32 h = hash_ptr(cfs, 32) & w->hash_mask;
+
+	while (w->slot_gen[h] == w->gen)
+		h = (h + 1) & w->hash_mask;
+	w->slot_gen[h] = w->gen;
+	w->slot_ent[h] = idx;
+}
+
+/* A new entry for @cfs under @parent (SHADOW_WALK_NONE for the root). */
+static u16 shadow_walk_add(struct shadow_cpu *sc, struct cfs_rq *cfs, struct sched_entity *gse,
+			   u16 parent)
+{
+	struct shadow_walk *w = &sc->walk;
+	struct shadow_wcfs *e = &w->wc[w->nr_cfs];
+	const struct sched_avg *avg = ks_cfs_rq_avg(cfs);
+
+	memset(e, 0, sizeof(*e));
+	e->cfs = cfs;
+	e->gse = gse;
+	e->parent = parent;
+	e->load_avg = READ_ONCE(avg->load_avg);
+	if (parent == SHADOW_WALK_NONE) {
+		e->h_load = e->load_avg;	/* the root's h_load is its load_avg */
+	} else {
+		const struct shadow_wcfs *p = &w->wc[parent];
+
+		e->depth = p->depth + 1;
+		/* update_cfs_rq_h_load(), top-down: the parent entry is complete */
+		e->h_load = shadow_h_load_scale(p->h_load, READ_ONCE(gse->avg.load_avg), p->load_avg);
+	}
+	e->node = -1;
+	if (w->nr_nodes < SHADOW_MAX_NODES) {
+		struct shadow_node *nd = &sc->work[w->nr_nodes];
+
+		e->node = w->nr_nodes++;
+		nd->cgid = ks_cfs_rq_cgid(cfs);
+		nd->depth = e->depth;
+		nd->se_weight = gse ? shadow_weight_down(gse->load.weight) : 0;
+		nd->cfs_weight = shadow_weight_down(ks_cfs_rq_load(cfs)->weight);
+		nd->load_avg = e->load_avg;
+		nd->runnable_avg = READ_ONCE(avg->runnable_avg);
+		nd->util_avg = READ_ONCE(avg->util_avg);
+		nd->h_load = e->h_load;
+	}
+	shadow_walk_insert(w, cfs, w->nr_cfs);
+	return w->nr_cfs++;
+}
+
+bool shadow_walk_begin(struct shadow_cpu *sc, struct rq *rq, u32 ops, u32 epoch, bool safe)
+{
+	struct shadow_walk *w = &sc->walk;
+	struct list_head *head = ks_rq_cfs_tasks(rq), *pos;
+	struct cfs_rq *root = ks_rq_cfs(rq);
+	u32 n = 0;
+
+	for (pos = READ_ONCE(head->next); pos != head; pos = READ_ONCE(pos->next)) {
+		if (unlikely(n == w->cap_se))
+			return false;
+		w->se[n++] = list_entry(pos, struct sched_entity, group_node);
+	}
+	w->nr_se = n;
+	w->pos = 0;
+	w->nr_cfs = 0;
+	w->nr_nodes = 0;
+	w->visited = 0;
+	w->delayed = 0;
+	w->steps = 0;
+	w->h_load = 0;
+	w->ops = ops;
+	w->epoch = epoch;
+	w->safe = safe;
+	w->root_lut = READ_ONCE(ks_cfs_rq_avg(root)->last_update_time);
+	w->queued = ks_cfs_rq_h_nr_running(root);
+	w->runnable = ks_cfs_rq_h_nr_runnable(root);
+	if (unlikely(++w->gen == 0)) {		/* every 2^32 walks: forget old slots */
+		memset(w->slot_gen, 0, sizeof(*w->slot_gen) * (w->hash_mask + 1));
+		w->gen = 1;
+	}
+	w->last = shadow_walk_add(sc, root, NULL, SHADOW_WALK_NONE);
+	w->phase = SHADOW_WALK_TASKS;
+	return true;
+}
+
+bool shadow_walk_event(struct shadow_cpu *sc, struct rq *rq, int change)
+{
+	struct shadow_walk *w = &sc->walk;
+	struct cfs_rq *root = ks_rq_cfs(rq);
+	u32 queued = ks_cfs_rq_h_nr_running(root);
+	struct list_head *first;
+
+	/*
+	 * A snapshot taken inside an enqueue or dequeue (pelt_cfs_tp) may hold
+	 * a count from either side of it: only a clean one can follow a change.
+	 */
+	if (!w->safe)
+		return false;
+	if (queued == w->queued)
+		return true;		/* an RT or DL task: the CFS queue is the same */
+	if (change != 1 || queued != w->queued + 1 || w->phase != SHADOW_WALK_TASKS ||
+	    w->nr_se >= w->cap_se)
+		return false;
+	/* account_entity_enqueue() put it first; nothing moved since */
+	first = READ_ONCE(ks_rq_cfs_tasks(rq)->next);
+	if (first == ks_rq_cfs_tasks(rq))
+		return false;
+	w->se[w->nr_se++] = list_entry(first, struct sched_entity, group_node);
+	w->queued = queued;
+	w->runnable = ks_cfs_rq_h_nr_runnable(root);
+	return true;
+}
+
+/*
+ * The table entry of a snapshot task's cfs_rq, adding the levels above it
+ * that are not in the table yet.  Return: the entry, -1 for a task that is
+ * not part of the root's hierarchy now (a level above it is not queued: a
+ * throttled group, or an enqueue or dequeue in progress), -2 over budget,
+ * -3 inconsistent (shadow_walk_layout_bad() says when the layout itself is
+ * not understood).
+ */
+static int shadow_walk_level(struct shadow_cpu *sc, struct rq *rq, struct sched_entity *se,
+			     unsigned int *done)
+{
+	struct shadow_walk *w = &sc->walk;
+	struct cfs_rq *chain_cfs[SHADOW_MAX_DEPTH];
+	struct sched_entity *chain_gse[SHADOW_MAX_DEPTH];
+	struct cfs_rq *cfs = READ_ONCE(se->cfs_rq);
+	struct sched_entity *g = READ_ONCE(se->parent);
+	int idx, k = 0;
+
+	/* tasks of one cfs_rq often come in a row: no lookup for those */
+	if (cfs == w->wc[w->last].cfs)
+		return w->last;
+	while ((idx = shadow_walk_find(w, cfs)) < 0) {
+		if (unlikely(!g || READ_ONCE(g->my_q) != cfs)) {
+			shadow_walk_layout_bad("a task's parent chain does not reach this rq's root");
+			return -3;
+		}
+		if (unlikely(ks_cfs_rq_rq(cfs) != rq))
+			return -3;
+		/*
+		 * A level not queued: throttled (CFS bandwidth before the
+		 * task-based throttle keeps such tasks on rq->cfs_tasks) or an
+		 * enqueue half done; its tasks are not the root's.  The 7.3+
+		 * single run queue takes throttled tasks off the queue and its
+		 * group entities' on_rq is not relied on: the counts decide.
+		 */
+		if (!KS_FLAT_RUNQUEUE && !READ_ONCE(g->on_rq))
+			return -1;
+		/* entities: every snapshot task plus the levels found so far */
+		if (k >= SHADOW_MAX_DEPTH - 1 || w->nr_se + w->nr_cfs + k > w->cap_se)
+			return -2;
+		chain_cfs[k] = cfs;
+		chain_gse[k] = g;
+		k++;
+		cfs = READ_ONCE(g->cfs_rq);
+		g = READ_ONCE(g->parent);
+	}
+	if (w->nr_cfs + k > w->cap_cfs || w->wc[idx].depth + k >= SHADOW_MAX_DEPTH)
+		return -2;
+	/* add them top-down: parents get smaller indices, h_load flows down */
+	while (k--) {
+		idx = shadow_walk_add(sc, chain_cfs[k], chain_gse[k], idx);
+		w->visited++;
+		(*done)++;
+	}
+	w->last = idx;
+	return idx;
+}
+
+static enum shadow_walk_result shadow_walk_tasks(struct shadow_cpu *sc, struct rq *rq, u64 deadline,
+					       unsigned int *done)
+{
+	struct shadow_walk *w = &sc->walk;
+
+	while (w->pos < w->nr_se) {
+		struct sched_entity *se = w->se[w->pos];
+		struct shadow_wcfs *e;
+		unsigned long load;
+		int idx;
+
+		if (*done >= SHADOW_STEP_MIN_UNITS && !(w->pos % SHADOW_STEP_CHECK_TASKS) &&
+		    local_clock() >= deadline)
+			return SHADOW_WALK_MORE;
+		(*done)++;
+		w->pos++;
+		idx = shadow_walk_level(sc, rq, se, done);
+		if (idx == -1)
+			continue;
+		if (idx == -2)
+			return SHADOW_WALK_OVER_BUDGET;
+		if (idx < 0)
+			return SHADOW_WALK_INCONSISTENT;
+		w->visited++;
+		e = &w->wc[idx];
+		e->nr_tasks++;
+		/* asleep, only still queued (6.12+ delayed dequeue) */
+		if (ks_se_delayed(se)) {
+			w->delayed++;
+			continue;
+		}
+		load = READ_ONCE(se->avg.load_avg);
+		e->task_load += load;
+		e->task_fresh += shadow_task_fresh_load(se, shadow_cfs_pelt_now(e->cfs, w->root_lut));
+		/* task_h_load(): se load_avg * cfs_rq h_load / (cfs_rq load_avg + 1) */
+		w->h_load += shadow_h_load_scale(e->h_load, load, e->load_avg);
+	}
+	w->phase = SHADOW_WALK_SUMS;
+	w->pos = w->nr_cfs;
+	return SHADOW_WALK_MORE;
+}
+
+/* Bottom-up: every child has a larger index than its parent. */
+static enum shadow_walk_result shadow_walk_sums(struct shadow_cpu *sc, u64 deadline,
+					      unsigned int *done)
+{
+	struct shadow_walk *w = &sc->walk;
+
+	while (w->pos > 0) {
+		struct shadow_wcfs *e, *pe;
+		u64 wt, cw;
+
+		if (*done >= SHADOW_STEP_MIN_UNITS && !(w->pos % SHADOW_STEP_CHECK_SUMS) &&
+		    local_clock() >= deadline)
+			return SHADOW_WALK_MORE;
+		(*done)++;
+		e = &w->wc[--w->pos];
+		e->h_tasks += e->nr_tasks;
+		if (e->h_tasks != ks_cfs_rq_h_nr_running(e->cfs))
+			return SHADOW_WALK_INCONSISTENT;
+		e->acc_fp = shadow_fp_add(e->acc_fp, shadow_to_fp(e->task_load));
+		e->acc_avg_fp = shadow_fp_add(e->acc_avg_fp, shadow_to_fp(e->task_load));
+		e->acc_fresh_fp = shadow_fp_add(e->acc_fresh_fp, shadow_to_fp(e->task_fresh));
+		if (e->node >= 0) {
+			struct shadow_node *nd = &sc->work[e->node];
+
+			nd->shadow_fp = e->acc_fp;
+			nd->shadow_avg_fp = e->acc_avg_fp;
+			nd->shadow_fresh_fp = e->acc_fresh_fp;
+			nd->task_load = e->task_load;
+			nd->nr_tasks = e->nr_tasks;
+			nd->h_tasks = e->h_tasks;
+		}
+		if (!w->pos)
+			break;
+		pe = &w->wc[e->parent];
+		wt = shadow_weight_down(READ_ONCE(e->gse->load.weight));
+		cw = shadow_weight_down(ks_cfs_rq_load(e->cfs)->weight);
+		pe->acc_fp = shadow_fp_add(pe->acc_fp, shadow_group_contrib(e->acc_fp, wt, cw));
+		pe->acc_avg_fp = shadow_fp_add(pe->acc_avg_fp,
+					       shadow_group_contrib(shadow_to_fp(e->load_avg), wt, cw));
+		pe->acc_fresh_fp = shadow_fp_add(pe->acc_fresh_fp,
+						 shadow_group_contrib(e->acc_fresh_fp, wt, cw));
+		pe->h_tasks += e->h_tasks;
+	}
+	return SHADOW_WALK_OK;
+}
+
+enum shadow_walk_result shadow_walk_continue(struct shadow_cpu *sc, struct rq *rq, u64 deadline,
+					     struct shadow_scalars *out)
+{
+	struct shadow_walk *w = &sc->walk;
+	enum shadow_walk_result res = SHADOW_WALK_MORE;
+	struct shadow_walk_sums sums;
+	unsigned int done = 0;
+
+	w->steps++;
+	if (w->phase == SHADOW_WALK_TASKS)
+		res = shadow_walk_tasks(sc, rq, deadline, &done);
+	if (res == SHADOW_WALK_MORE && w->phase == SHADOW_WALK_SUMS)
+		res = shadow_walk_sums(sc, deadline, &done);
+	if (res == SHADOW_WALK_MORE)
+		return res;
+	w->phase = SHADOW_WALK_IDLE;
+	if (res != SHADOW_WALK_OK)
+		return res;
+	sums = (struct shadow_walk_sums) {
+		.shadow_fp = w->wc[0].acc_fp,
+		.shadow_avg_fp = w->wc[0].acc_avg_fp,
+		.shadow_fresh_fp = w->wc[0].acc_fresh_fp,
+		.h_load = w->h_load,
+		.h_tasks = w->wc[0].h_tasks,
+		.delayed = w->delayed,
+		.nr_nodes = w->nr_nodes,
+		.nr_cfs = w->nr_cfs,
+		.visited = w->visited,
+	};
+	shadow_walk_fill(out, &sums);
+	return SHADOW_WALK_OK;
+}
+
+/**
+ * shadow_walk_fill() - the root values of a consistent walk
  * @out:     the scalars to fill
  * @w:       what the walk summed
  */
@@ -143,106 +473,4 @@ void shadow_walk_fill(struct shadow_scalars *out, const struct shadow_walk_sums 
 	out->h_nr_running = w->h_tasks - w->delayed;
 	out->nr_nodes = w->nr_nodes;
 	out->truncated = w->nr_cfs > w->nr_nodes;
-}
-
-enum shadow_walk_result shadow_walk_tree(struct shadow_cpu *sc, struct rq *rq,
-					 struct shadow_scalars *out, unsigned int *nvisited)
-{
-	struct shadow_frame *fr = sc->frames;
-	unsigned int budget = READ_ONCE(shadow_walk_budget), visited = 0;
-	struct shadow_walk_sums sums = { 0 };
-	u32 nr_nodes = 0, nr_cfs = 1;
-	int d = 0;
-
-	shadow_frame_init(sc, &fr[0], NULL, ks_rq_cfs(rq), NULL, 0, &nr_nodes);
-	for (;;) {
-		struct shadow_frame *f = &fr[d], *parent;
-		struct sched_entity *se = shadow_frame_next(f);
-		u64 w, cw;
-
-		if (se) {
-			if (++visited > budget) {
-				*nvisited = visited;
-				return SHADOW_WALK_OVER_BUDGET;
-			}
-			/*
-			 * An entity in this tree accounted elsewhere: not the
-			 * hierarchical layout this walk was built for.
-			 */
-			if (unlikely(se->cfs_rq != f->cfs)) {
-				shadow_walk_layout_bad("an entity in a tree it is not accounted to");
-				*nvisited = visited;
-				return SHADOW_WALK_INCONSISTENT;
-			}
-			if (!se->my_q) {
-				u64 load;
-
-				f->nr_tasks++;
-				/* asleep, only still queued (6.12+ delayed dequeue) */
-				if (ks_se_delayed(se)) {
-					sums.delayed++;
-					continue;
-				}
-				load = READ_ONCE(se->avg.load_avg);
-				f->task_load += load;
-				f->task_fresh += shadow_task_fresh_load(se, f->pelt_now);
-				/* task_h_load(): se load_avg * cfs_rq h_load / (cfs_rq load_avg + 1) */
-				f->task_h_load += shadow_h_load_scale(f->h_load, load, f->load_avg);
-				continue;
-			}
-			if (d + 1 >= SHADOW_MAX_DEPTH) {
-				*nvisited = visited;
-				return SHADOW_WALK_OVER_BUDGET;
-			}
-			d++;
-			nr_cfs++;
-			shadow_frame_init(sc, &fr[d], f, se->my_q, se, d, &nr_nodes);
-			continue;
-		}
-
-		/* f's cfs_rq is complete */
-		f->h_tasks += f->nr_tasks;
-		if (f->h_tasks != ks_cfs_rq_h_nr_running(f->cfs)) {
-			*nvisited = visited;
-			return SHADOW_WALK_INCONSISTENT;
-		}
-		f->acc_fp = shadow_fp_add(f->acc_fp, shadow_to_fp(f->task_load));
-		f->acc_avg_fp = shadow_fp_add(f->acc_avg_fp, shadow_to_fp(f->task_load));
-		f->acc_fresh_fp = shadow_fp_add(f->acc_fresh_fp, shadow_to_fp(f->task_fresh));
-		sums.h_load += f->task_h_load;
-		if (f->node >= 0) {
-			struct shadow_node *n = &sc->work[f->node];
-
-			n->shadow_fp = f->acc_fp;
-			n->shadow_avg_fp = f->acc_avg_fp;
-			n->shadow_fresh_fp = f->acc_fresh_fp;
-			n->task_load = f->task_load;
-			n->nr_tasks = f->nr_tasks;
-			n->h_tasks = f->h_tasks;
-		}
-		if (!d)
-			break;
-		parent = &fr[d - 1];
-		w = shadow_weight_down(f->gse->load.weight);
-		cw = shadow_weight_down(ks_cfs_rq_load(f->cfs)->weight);
-		parent->acc_fp = shadow_fp_add(parent->acc_fp,
-					       shadow_group_contrib(f->acc_fp, w, cw));
-		parent->acc_avg_fp = shadow_fp_add(parent->acc_avg_fp,
-			shadow_group_contrib(shadow_to_fp(f->load_avg), w, cw));
-		parent->acc_fresh_fp = shadow_fp_add(parent->acc_fresh_fp,
-						     shadow_group_contrib(f->acc_fresh_fp, w, cw));
-		parent->h_tasks += f->h_tasks;
-		d--;
-	}
-
-	sums.shadow_fp = fr[0].acc_fp;
-	sums.shadow_avg_fp = fr[0].acc_avg_fp;
-	sums.shadow_fresh_fp = fr[0].acc_fresh_fp;
-	sums.h_tasks = fr[0].h_tasks;
-	sums.nr_nodes = nr_nodes;
-	sums.nr_cfs = nr_cfs;
-	sums.visited = visited;
-	shadow_walk_fill(out, &sums);
-	*nvisited = visited;
-	return SHADOW_WALK_OK;
 }

@@ -23,6 +23,7 @@ void shadow_work_clear(struct shadow_work *w)
 	}
 	for (i = 0; i < SHADOW_WORK_RESTRICTED; i++) {
 		w->rtg[i] = -1;
+		w->base[i] = 0;
 		for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
 			w->restricted[i][k] = 0;
 	}
@@ -54,12 +55,16 @@ enum shadow_work_answer shadow_work_for_dst(const struct shadow_work *w, int dst
 	for (i = 0; i < shadow_work_nr_tg(w); i++)
 		if (w->tg_any[i] && !(tg_throttled & (1u << i)))
 			return SHADOW_WORK_YES;
-	if (dst >= 0 && dst < SHADOW_WORK_MASK_BITS)
-		for (i = 0; i < n; i++)
-			if ((w->restricted[i][dst / 64] & ((u64)1 << (dst % 64))) &&
+	if (dst >= 0)
+		for (i = 0; i < n; i++) {
+			u32 k = (u32)dst / 64 - w->base[i];	/* wraps when below the window */
+
+			if (k < SHADOW_WORK_MASK_WORDS &&
+			    (w->restricted[i][k] & ((u64)1 << (dst % 64))) &&
 			    (w->rtg[i] < 0 || w->rtg[i] >= SHADOW_WORK_TGS ||
 			     !(tg_throttled & (1u << w->rtg[i]))))
 				return SHADOW_WORK_YES;
+		}
 	return w->unknown ? SHADOW_WORK_UNKNOWN : SHADOW_WORK_NO;
 }
 
@@ -110,7 +115,7 @@ void shadow_work_note_tg(struct shadow_work *w, enum shadow_waiter_kind kind,
 void shadow_work_note(struct shadow_work *w, enum shadow_waiter_kind kind,
 		      const u64 *mask, u32 nwords)
 {
-	u32 k;
+	u32 k, first, last;
 
 	switch (kind) {
 	case SHADOW_WAITER_PINNED:
@@ -122,12 +127,19 @@ void shadow_work_note(struct shadow_work *w, enum shadow_waiter_kind kind,
 	case SHADOW_WAITER_RESTRICTED:
 		break;
 	}
-	if (w->nr_restricted >= SHADOW_WORK_RESTRICTED || nwords > SHADOW_WORK_MASK_WORDS) {
+	/* the window: from the first word with a CPU to the last */
+	for (first = 0; first < nwords && !mask[first]; first++)
+		;
+	for (last = nwords; last > first && !mask[last - 1]; last--)
+		;
+	if (w->nr_restricted >= SHADOW_WORK_RESTRICTED || last - first > SHADOW_WORK_MASK_WORDS ||
+	    first > 0xffff) {
 		w->unknown++;
 		return;
 	}
 	for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
-		w->restricted[w->nr_restricted][k] = k < nwords ? mask[k] : 0;
+		w->restricted[w->nr_restricted][k] = first + k < last ? mask[first + k] : 0;
+	w->base[w->nr_restricted] = first;
 	w->rtg[w->nr_restricted] = -1;
 	w->nr_restricted++;
 }

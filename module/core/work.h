@@ -8,10 +8,12 @@
  *
  * The publisher (shadow.c/walk.c, under the rq lock) fills a bounded
  * summary: waiters any CPU may take are only counted; the first
- * SHADOW_WORK_RESTRICTED restricted ones keep the first
- * SHADOW_WORK_MASK_BITS bits of their cpus_ptr; any further restricted
- * waiter (or any on a machine with more CPUs than the mask holds) makes
- * the answer for destinations it might serve unknown.
+ * SHADOW_WORK_RESTRICTED restricted ones keep a window of
+ * SHADOW_WORK_MASK_BITS bits of their cpus_ptr, starting at the word of
+ * its first CPU (so a task confined to one node or socket of a machine of
+ * any size is recorded); any further restricted waiter, or one whose CPUs
+ * span more than the window, makes the answer for destinations it might
+ * serve unknown.
  *
  * Pure C shared by the module and the host unit tests: <linux/types.h>
  * only, no allocation, no division.
@@ -49,6 +51,7 @@ struct shadow_work {
 	u32 tg_any[SHADOW_WORK_TGS];	/* `any' waiters of each group */
 	s8 rtg[SHADOW_WORK_RESTRICTED];	/* restricted[i]'s group index, -1 none */
 	u64 restricted[SHADOW_WORK_RESTRICTED][SHADOW_WORK_MASK_WORDS];
+	u16 base[SHADOW_WORK_RESTRICTED];	/* restricted[i][k] holds CPUs (base[i] + k) * 64.. */
 };
 
 enum shadow_work_answer {
@@ -118,8 +121,8 @@ static inline void shadow_work_begin(struct shadow_work *w)
 /*
  * Note one waiter of @kind.  For RESTRICTED, @mask holds @nwords 64-bit
  * words of its cpus_ptr (CPU n is bit n % 64 of word n / 64); a mask
- * wider than SHADOW_WORK_MASK_BITS, or a summary whose restricted[] is
- * full, makes it unknown.
+ * whose CPUs span more than SHADOW_WORK_MASK_BITS (from the word of the
+ * first one), or a summary whose restricted[] is full, makes it unknown.
  */
 void shadow_work_note(struct shadow_work *w, enum shadow_waiter_kind kind,
 		      const u64 *mask, u32 nwords);

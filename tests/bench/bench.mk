@@ -24,6 +24,13 @@ BENCH_APPEND    ?=
 # changes the guest's numbers.  It measures instruction cost: cache and
 # memory effects are not modelled (docs/performance.md).
 BENCH_QEMU_EXTRA ?= -icount shift=0,sleep=off
+# The audit's cost against domain size and its newidle perturbation need
+# sched domains: SMP boots without icount (QEMU 7.2 hangs bringing up APs
+# under icount), one per topology (run-vm.sh VM_TOPO; "default" is the
+# test VM's 6 vCPUs), running tests/bench/guest/40-audit.sh only.  Skipped
+# when BENCH_SCENARIOS names no 40* script.
+BENCH_AUDIT_TOPOLOGIES ?= default ring16 smt32
+BENCH_AUDIT_MEM ?= 4G
 BENCH_DIR       := $(BUILD)/bench
 # its own initramfs, so a bench never races a test-vm/stress build of build/vm
 BENCH_VM_DIR    := $(BENCH_DIR)/vm
@@ -45,6 +52,20 @@ bench:
 	  EXPORT_DIR=$(BENCH_DIR)/vm-out \
 	  tests/vm/run-vm.sh test $$VM_VMLINUZ $(BENCH_VM_DIR)/initramfs.cpio $(BENCH_DIR) 2>&1 | tee $(BENCH_DIR)/run.log; \
 	  rc=$${PIPESTATUS[0]}; \
+	  case ",$(BENCH_SCENARIOS)," in ,,|*,40*) \
+	    for t in $(BENCH_AUDIT_TOPOLOGIES); do \
+	      topo=$$t; [ $$t = default ] && topo=; \
+	      VM_ACCEL='$(BENCH_ACCEL)' VM_TOPO=$$topo VM_MEM=$(BENCH_AUDIT_MEM) \
+	        VM_TIMEOUT=$(BENCH_TIMEOUT) VM_SCENARIOS='40*' \
+	        VM_APPEND="vmtest.suite=bench $(BENCH_APPEND)" \
+	        HOST_CHECKS=/nonexistent SUMMARY=$(BENCH_DIR)/audit-$$t.summary \
+	        EXPORT_DIR=$(BENCH_DIR)/vm-out-$$t \
+	        tests/vm/run-vm.sh test $$VM_VMLINUZ $(BENCH_VM_DIR)/initramfs.cpio $(BENCH_DIR)/smp-$$t 2>&1 | \
+	        tee -a $(BENCH_DIR)/run.log | grep -E '^(ok|not ok|# [0-9]+ CPUs|# vm: (boot|wall))'; \
+	      [ $${PIPESTATUS[0]} -eq 0 ] || rc=1; \
+	      cp $(BENCH_DIR)/vm-out-$$t/audit-*.csv $(BENCH_DIR)/vm-out/ 2>/dev/null; \
+	    done ;; \
+	  esac; \
 	  python3 tests/bench/report.py $(BENCH_DIR)/vm-out | tee $(BENCH_DIR)/report.txt; \
 	  echo "# bench: $$(( $$(date +%s) - start )) s (accel $(BENCH_ACCEL) $(BENCH_QEMU_EXTRA), smp $(BENCH_SMP); guest log $(BENCH_DIR)/tap.log)"; \
 	  exit $$rc

@@ -156,7 +156,7 @@ def read_stats(path):
 def hook_total_us(rows):
     t = 0.0
     for name, r in rows.items():
-        if name not in ("walk", "pelt_skipped", "clock_pair") and num(r.get("total")) is not None:
+        if name not in ("walk", "pelt_skipped", "walk_steps", "clock_pair", "#") and num(r.get("total")) is not None:
             t += float(r["total"])
     return t
 
@@ -187,7 +187,7 @@ def scaling_table(path, outdir):
         print()
         out = [["hook", "calls", "ns/call", "calls (exact=1)", "ns/call (exact=1)"]]
         for h in s0:
-            if h in ("pelt_skipped", "clock_pair"):
+            if h in ("pelt_skipped", "walk_steps", "clock_pair", "#"):
                 continue
             g = lambda s, k: s.get(h, {}).get(k, "-")
             out.append([h if h != "walk" else "walks (mean entities)", g(s0, "calls"), g(s0, "mean"),
@@ -202,7 +202,7 @@ def scaling_table(path, outdir):
         print("| hook | calls | ns/call | calls (ftrace) | ns/call (ftrace) | calls (pelt_refresh_us=0) | ns/call (pelt_refresh_us=0) |")
         print("|---|---|---|---|---|---|---|")
         for h in s0:
-            if h in ("walk", "pelt_skipped", "clock_pair"):
+            if h in ("walk", "pelt_skipped", "walk_steps", "clock_pair", "#"):
                 continue
             g = lambda s, k: s.get(h, {}).get(k, "-")
             print("| %s | %s | %s | %s | %s | %s | %s |" % (h, g(s0, "calls"), g(s0, "mean"), g(s1, "calls"),
@@ -222,7 +222,7 @@ def scaling_table(path, outdir):
         # recording run's calls, so only the per-call costs are compared
         own = rec = 0.0
         for h, r1 in s1.items():
-            if h in ("walk", "pelt_skipped", "clock_pair") or num(r1.get("mean")) is None:
+            if h in ("walk", "pelt_skipped", "walk_steps", "clock_pair", "#") or num(r1.get("mean")) is None:
                 continue
             c1, m1 = float(r1["calls"]), float(r1["mean"])
             m0 = num(s0.get(h, {}).get("mean")) or 0.0
@@ -237,7 +237,7 @@ def scaling_table(path, outdir):
         print()
 
 
-def issue15_targets(bench_csv, scaling_csv, outdir):
+def cost_targets(bench_csv, scaling_csv, outdir):
     """The targets table: met / not met, from this run only."""
     ratios = {}
     if bench_csv and os.path.exists(bench_csv):
@@ -285,6 +285,114 @@ def issue15_targets(bench_csv, scaling_csv, outdir):
     print()
 
 
+def msgbench_seconds(path):
+    """The msgbench run's guest seconds from a stats copy ("# msgbench T R")."""
+    if not os.path.exists(path):
+        return None
+    for ln in open(path).read().splitlines():
+        f = ln.split()
+        if len(f) >= 3 and f[0] == "#" and f[1] == "msgbench":
+            return num(f[2])
+    return None
+
+
+def maxcall_table(path):
+    """The longest hook call per case (stats=2: every call timed)."""
+    rows = list(csv.DictReader(open(path)))
+    print("## Longest single hook call (stats=2, every call timed; icount: ns = guest instructions)")
+    print()
+    print("Each case: workload first, then insmod (its walks count), run, `reset`, `enable 0`, `enable 1`.")
+    print()
+    out = [["case", "groups", "depth", "tasks", "hook", "calls", "mean", "max", "walks", "largest walk",
+            "walk steps", "published", "over budget", "deferred", "void"]]
+    for r in rows:
+        out.append([r.get(k, "-") or "-" for k in ("case", "groups", "depth", "tasks", "hook", "calls", "mean",
+                                                   "max", "walks", "walk_max", "steps", "published",
+                                                   "over_budget", "deferred", "void")])
+    print_md_table(out)
+    print()
+
+
+def audit_medians(outdir):
+    """(cpus, config, {column: median over rounds}) from every audit-N.csv."""
+    import glob
+    out = []
+    for p in sorted(glob.glob(os.path.join(outdir, "audit-*.csv")),
+                    key=lambda x: int(os.path.basename(x)[6:-4]) if os.path.basename(x)[6:-4].isdigit() else 0):
+        rows = list(csv.DictReader(open(p)))
+        for cfg in ("on", "off"):
+            rs = [r for r in rows if r["config"] == cfg]
+            if not rs:
+                continue
+            v = {}
+            for k in ("ns_per_attempt", "ns_per_search", "cpus_per_attempt", "ns_per_cpu", "newidle",
+                      "max_newidle_cost", "attempts"):
+                xs = [num(r.get(k)) for r in rs if num(r.get(k)) is not None]
+                v[k] = statistics.median(xs) if xs else None
+            out.append((rs[0]["cpus"], cfg, v))
+    return out
+
+
+def big_targets(outdir):
+    """The big-machine targets: one line each, met or not met."""
+    cost = {}
+    p = os.path.join(outdir, "scaling.csv")
+    if os.path.exists(p):
+        for r in csv.DictReader(open(p)):
+            cost[r["case"]] = num(r.get("nr_running_ns"))
+    mx = {}
+    p = os.path.join(outdir, "maxcall.csv")
+    if os.path.exists(p):
+        for r in csv.DictReader(open(p)):
+            v = num(r.get("max"))
+            if v is not None:
+                mx[r["case"]] = max(mx.get(r["case"], 0), v)
+    print("## Targets: big machines (icount: 1 ns = 1 guest instruction)")
+    print()
+    lines = []
+    m = mx.get("cg500")
+    lines.append(("max instructions per hook call at 1000 entities/500 cgroups",
+                  "%.0f" % m if m is not None else "-", "<= 20000",
+                  "-" if m is None else ("met" if m <= 20000 else "not met")))
+    for c in ("tasks1000", "deep8", "tasks8"):
+        if c in mx:
+            lines.append(("max instructions per hook call, case %s" % c, "%.0f" % mx[c], "<= 20000",
+                          "met" if mx[c] <= 20000 else "not met"))
+    base = cost.get("tasks-1")
+    for c, label in (("tasks-1", "1 task"), ("tasks-512", "512 tasks"), ("depth-1", "depth 1 (8 tasks)"),
+                     ("depth-3", "depth 3 (8 tasks)"), ("depth-6", "depth 6 (8 tasks)")):
+        v = cost.get(c)
+        if v is None or not base:
+            lines.append(("per-event mean, %s, vs depth 0 (1 task: %s)" % (label, fmt(base)), "-", "<= 2x", "-"))
+            continue
+        lines.append(("per-event mean, %s, vs depth 0 (1 task: %.0f)" % (label, base),
+                      "%.0f (%.2fx)" % (v, v / base), "<= 2x", "met" if v <= 2 * base else "not met"))
+    st = read_stats(os.path.join(outdir, "stats-ftrace0.txt"))
+    secs = msgbench_seconds(os.path.join(outdir, "stats-ftrace0.txt"))
+    if st and secs:
+        own = sum(float(r["total"]) for h, r in st.items()
+                  if h not in ("walk", "pelt_skipped", "walk_steps", "clock_pair", "#") and num(r.get("total")) is not None)
+        share = own / (secs * 1e6)
+        lines.append(("module's own hook time during one msgbench run (stats=1)",
+                      "%.0f us of %.0f us (%.2f %%)" % (own, secs * 1e6, 100 * share), "<= 1 %",
+                      "met" if share <= 0.01 else "not met"))
+    else:
+        lines.append(("module's own hook time during one msgbench run", "-", "<= 1 %", "-"))
+    for cpus, cfg, v in audit_medians(outdir):
+        if cfg == "on":
+            lines.append(("audit cost per attempt, %s vCPUs" % cpus,
+                          "%s ns/attempt (%s CPUs read, %s ns per CPU read; %s ns per search)" % (
+                              fmt(v["ns_per_attempt"]), fmt(v["cpus_per_attempt"]), fmt(v["ns_per_cpu"]),
+                              fmt(v["ns_per_search"])),
+                          "reported", "reported"))
+        lines.append(("newidle attempts, %s vCPUs, audit %s" % (cpus, cfg),
+                      "%s per visit (max_newidle_lb_cost %s ns)" % (fmt(v["newidle"]), fmt(v["max_newidle_cost"])),
+                      "reported", "reported"))
+    for what, meas, target, res in lines:
+        print("%s  %s  target %s  %s" % (what, meas, target, res))
+    print()
+
+
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else "build/bench/vm-out"
     found = False
@@ -296,8 +404,13 @@ def main():
     if os.path.exists(p):
         scaling_table(p, d)
         found = True
+    p = os.path.join(d, "maxcall.csv")
+    if os.path.exists(p):
+        maxcall_table(p)
+        found = True
     if found:
-        issue15_targets(os.path.join(d, "bench.csv"), os.path.join(d, "scaling.csv"), d)
+        cost_targets(os.path.join(d, "bench.csv"), os.path.join(d, "scaling.csv"), d)
+        big_targets(d)
     if not found:
         print("report: no bench.csv or scaling.csv in %s" % d)
         return 1

@@ -203,19 +203,30 @@ def strip(tid):
     while types[tid][0] in ("TYPEDEF", "CONST", "VOLATILE", "RESTRICT", "TYPE_TAG"):
         tid = types[tid][3]
     return tid
-def find(tid, field, base=0):
+def member(tid, field, base=0):
+    # the member's type and offset, anonymous members followed
     for name, t, off in types[tid][2]:
         if name == field:
-            return base + off
+            return strip(t), base + off
         if name == "(anon)" and types[strip(t)][0] in ("STRUCT", "UNION"):
-            r = find(strip(t), field, base + off)
+            r = member(strip(t), field, base + off)
             if r is not None:
                 return r
     return None
+def find_path(tid, path):
+    # a dotted path (cfs_bandwidth.hierarchical_quota) walks embedded structs
+    base = 0
+    for part in path.split("."):
+        r = member(tid, part)
+        if r is None:
+            return None
+        tid, off = r
+        base += off
+    return base
 n = bad = 0
 for s, f, off in re.findall(r"#define KS_(\w+?)__(\w+)_OFF (\d+)", hdr):
-    name = re.search(r'#define KS_%s__%s_NAME "(\w+)"' % (s, f), hdr)
-    real = find(by_name[s], name.group(1) if name else f) if s in by_name else None
+    name = re.search(r'#define KS_%s__%s_NAME "([\w.]+)"' % (s, f), hdr)
+    real = find_path(by_name[s], name.group(1) if name else f) if s in by_name else None
     n += 1
     if real is None or real % 8 or real // 8 != int(off):
         bad += 1

@@ -20,7 +20,9 @@ static void fresh(void)
 
 int main(void)
 {
-	u64 sock0[1] = { 0x3 }, sock2[1] = { 0x30 }, wide[5] = { 0, 0, 0, 0, 1 };
+	u64 sock0[1] = { 0x3 }, sock2[1] = { 0x30 }, wide[5] = { 1, 0, 0, 0, 1 };
+	/* CPUs 300-310: word 4 holds 256..319, bits 44..54 */
+	u64 node4[6] = { 0, 0, 0, 0, 0x7ffULL << 44, 0 };
 	int i, ok;
 
 	tap_begin("work_note");
@@ -66,10 +68,19 @@ int main(void)
 	tap_ok(shadow_work_for(&w, 4) == SHADOW_WORK_UNKNOWN, "outside the recorded masks: unknown");
 	tap_ok(shadow_work_for(&w, 0) == SHADOW_WORK_YES, "inside a recorded mask: yes");
 
-	/* a mask wider than SHADOW_WORK_MASK_BITS cannot be recorded */
+	/* CPUs spanning more than SHADOW_WORK_MASK_BITS cannot be recorded */
 	fresh();
 	shadow_work_note(&w, SHADOW_WAITER_RESTRICTED, wide, 5);
-	tap_ok(w.unknown == 1 && w.nr_restricted == 0, "mask of 320 bits: unknown");
+	tap_ok(w.unknown == 1 && w.nr_restricted == 0, "CPUs 0 and 256 (a span of 320 bits): unknown");
+	/* a task confined to CPUs 300-310 on a big machine: the window starts at its first word */
+	fresh();
+	shadow_work_note(&w, SHADOW_WAITER_RESTRICTED, node4, 6);
+	tap_ok(w.unknown == 0 && w.nr_restricted == 1, "CPUs 300-310 of 384: recorded");
+	tap_ok(shadow_work_for(&w, 305) == SHADOW_WORK_YES && shadow_work_for(&w, 310) == SHADOW_WORK_YES,
+	       "CPUs 300-310: work for CPUs 305 and 310");
+	tap_ok(shadow_work_for(&w, 299) == SHADOW_WORK_NO && shadow_work_for(&w, 0) == SHADOW_WORK_NO &&
+	       shadow_work_for(&w, 311) == SHADOW_WORK_NO && shadow_work_for(&w, 1000) == SHADOW_WORK_NO,
+	       "CPUs 300-310: no work for 299, 0, 311, 1000");
 
 	/* the clamp: one waiter runs next */
 	fresh();

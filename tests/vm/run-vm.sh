@@ -11,11 +11,19 @@
 #   VM_ACCEL      qemu -accel value (default tcg; tcg,thread=single for
 #                 repeated insmod/rmmod with kretprobes, see docs/design.md)
 #   VM_SMP        default 6,sockets=3,cores=2 (>= 3 groups in a domain)
-#   VM_TOPO       a named topology instead of VM_SMP (sets -smp and -numa):
+#   VM_TOPO       a named machine instead of VM_SMP (sets -smp and -numa;
+#                 VM_MEM is split evenly between the NUMA nodes):
 #                 numa-ring4  4 NUMA nodes of 2 CPUs in a ring: distance 10
 #                             to itself, 20 to its two neighbours, 30 to the
 #                             opposite node (three distances: the NUMA
 #                             domains' groups overlap)
+#                 ring16      the same ring with 4 CPUs per node (16 vCPUs)
+#                 smt32       32 vCPUs: 2 NUMA nodes x 2 LLCs (dies) x 4 cores
+#                             x 2 threads (SMT, MC, PKG, NUMA domains)
+#                 smt64       64 vCPUs: 2 nodes x 2 dies x 8 cores x 2 threads
+#                 possible240 8 vCPUs online, 240 possible (maxcpus):
+#                             nr_cpu_ids far above the online CPUs (QEMU 7.2
+#                             TCG has no x2APIC: APIC ids end at 255)
 #   VM_MEM        default 2G
 #   VM_TIMEOUT    seconds before the VM is killed (default 900)
 #   VM_SCENARIOS  comma-separated globs of scenario names to run
@@ -37,6 +45,24 @@ tmo=${VM_TIMEOUT:-900}
 exports=${EXPORT_DIR:-$outdir/vm-out}
 summary=${SUMMARY:-}
 read -ra qextra <<< "${VM_QEMU_EXTRA:-}"
+# numa_args NODES CPUS_PER_NODE [DIST...]: -numa options for VM_MEM split
+# evenly, and distances given as src:dst:val (both directions)
+topo=()
+numa_args() {
+	local nodes=$1 per=$2 n mb
+	shift 2
+	mb=$(numfmt --from=iec "${mem%B}" 2>/dev/null) || mb=0
+	mb=$(( mb / 1048576 / nodes ))
+	[ "$mb" -gt 0 ] || { echo "# vm: cannot split VM_MEM=$mem between $nodes nodes" >&2; exit 1; }
+	for ((n = 0; n < nodes; n++)); do
+		topo+=(-object "memory-backend-ram,id=m$n,size=${mb}M"
+		       -numa "node,nodeid=$n,cpus=$((n * per))-$(((n + 1) * per - 1)),memdev=m$n")
+	done
+	for d in "$@"; do
+		IFS=: read -r a b v <<< "$d"
+		topo+=(-numa "dist,src=$a,dst=$b,val=$v")
+	done
+}
 case ${VM_TOPO:-} in
 '') ;;
 numa-ring4)
@@ -54,7 +80,14 @@ numa-ring4)
 			qextra+=(-numa "dist,src=$a,dst=$b,val=$d")
 		done
 	done ;;
-*)	echo "run-vm.sh: unknown VM_TOPO '$VM_TOPO' (numa-ring4)" >&2; exit 2 ;;
+# SMT siblings and an L3 per die need Intel-style topology leaves (0xB/0x1F,
+# cache leaf 4): qemu64 is an AMD model without TOPOEXT, where 6.1 saw no SMT
+smt32) smp=32,sockets=2,dies=2,cores=4,threads=2; numa_args 2 16; topo+=(-cpu "max,vendor=GenuineIntel") ;;
+smt64) smp=64,sockets=2,dies=2,cores=8,threads=2; numa_args 2 32; topo+=(-cpu "max,vendor=GenuineIntel") ;;
+ring16) smp=16,sockets=4,cores=4
+	numa_args 4 4 0:1:20 1:2:20 2:3:20 3:0:20 0:2:30 1:3:30 ;;
+possible240) smp=8,sockets=60,cores=4,maxcpus=240 ;;
+*)	echo "run-vm.sh: unknown VM_TOPO '$VM_TOPO' (numa-ring4 ring16 smt32 smt64 possible240)" >&2; exit 2 ;;
 esac
 
 mkdir -p "$outdir" "$exports"
@@ -80,7 +113,7 @@ start=$(date +%s)
 	-accel "$accel" -smp "$smp" -m "$mem" \
 	-serial "file:$console" -serial "file:$tap" \
 	-kernel "$vmlinuz" -initrd "$initrd" -append "$append" \
-	"${qextra[@]}" </dev/null >"$outdir/qemu.out" 2>&1 &
+	"${topo[@]}" "${qextra[@]}" </dev/null >"$outdir/qemu.out" 2>&1 &
 qpid=$!
 
 # Live view: TAP lines as they arrive, without the export payloads.

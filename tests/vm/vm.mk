@@ -55,7 +55,7 @@ VM_SUMMARY        ?= $(BUILD)/results/vm$(VM_SUFFIX).summary
 VM_INITRD         := $(VM_DIR)/initramfs.cpio
 VM_FOREIGN        := $(BUILD)/foreign$(VM_SUFFIX)
 VM_FOREIGN_BTF    ?= /sys/kernel/btf/vmlinux
-VM_PROGS          := burn rtspin wr catn modload migdis
+VM_PROGS          := burn rtspin wr catn modload migdis cgtree
 VM_PROG_BINS      := $(addprefix $(BUILD)/progs/,$(VM_PROGS))
 
 # VM_TOPO: a named topology (run-vm.sh; numa-ring4 for the NUMA scenarios)
@@ -71,6 +71,26 @@ export VM_ACCEL VM_TIMEOUT VM_SCENARIOS VM_TOPO
 MATRIX_RT         ?= bookworm-rt
 RT_SCENARIOS      ?= 01*,09*,12*
 
+
+# make test-big: the big machines (run-vm.sh VM_TOPO), one boot each,
+# running the guest suite tests/vm/big/*.sh (plus scenario 50, nothing
+# hangs on a CPU held by an RT task): topology, memory, 5,000 cgroups,
+# audit coverage.  Single-threaded TCG hands each vCPU long slices: these
+# runs test correctness, coverage, memory and cost, not latency.  One
+# summary per kernel (results/big$(VM_SUFFIX).summary, the topologies added
+# up); part of test-matrix on BIG_KERNELS.
+BIG_TOPOLOGIES    ?= smt32 ring16 possible240
+BIG_KERNELS       ?= bookworm trixie-backports
+BIG_TIMEOUT       ?= 2400
+BIG_SCENARIOS     ?=
+BIG_MEM_smt32     ?= 4G
+BIG_MEM_smt64     ?= 6G
+BIG_MEM_ring16    ?= 2G
+BIG_MEM_possible240 ?= 4G
+BIG_DIR           := $(BUILD)/big$(VM_SUFFIX)
+BIG_SUMMARY       ?= $(BUILD)/results/big$(VM_SUFFIX).summary
+VM_EXTRA_FILES    += $(TOP)/tests/vm/big:/lib/vm/big
+VM_EXTRA_FILES    += $(TOP)/tests/vm/scenarios/50-no-hang.sh:/lib/vm/big/50-no-hang.sh
 
 # make compare: the kernels (6.12 hierarchical vs 7.3 flat run queue by
 # default), rounds per kernel, and the demo settings (empty: demo.sh's own)
@@ -88,7 +108,7 @@ COMPARE_DIR       := $(BUILD)/compare
 DEMO_CONF         ?=
 
 .PHONY: vm-kernel vm-module vm-foreign vm-progs vm-initramfs test-vm test-matrix demo \
-	test-rt test-vm-rt compare test-vm-numa
+	test-rt test-vm-rt compare test-vm-numa test-big
 
 $(BUILD)/progs/%: tests/progs/%.c tests/progs/progs.h
 	@mkdir -p $(dir $@)
@@ -140,6 +160,23 @@ test-vm: $(BUILD)/sched-shadow
 	@. $(VM_ENV) && SUMMARY=$(VM_SUMMARY) EXPORT_DIR=$(VM_OUT) \
 		tests/vm/run-vm.sh test $$VM_VMLINUZ $(VM_INITRD) $(VM_DIR)
 
+test-big: $(BUILD)/sched-shadow
+	@mkdir -p $(dir $(BIG_SUMMARY)) $(BIG_DIR) && echo "0 passed, 1 failed" > $(BIG_SUMMARY)
+	@$(MAKE) --no-print-directory vm-initramfs
+	@start=$$(date +%s); rm -f $(BIG_DIR)/*.summary; for t in $(BIG_TOPOLOGIES); do \
+	  t0=$$(date +%s); mem=; \
+	  case $$t in smt32) mem='$(BIG_MEM_smt32)' ;; smt64) mem='$(BIG_MEM_smt64)' ;; \
+	    ring16) mem='$(BIG_MEM_ring16)' ;; possible240) mem='$(BIG_MEM_possible240)' ;; esac; \
+	  ( . $(VM_ENV) && VM_TOPO=$$t VM_MEM=$$mem VM_TIMEOUT=$(BIG_TIMEOUT) \
+	    VM_SCENARIOS='$(BIG_SCENARIOS)' VM_APPEND="vmtest.suite=big big.topology=$$t $(VM_APPEND)" \
+	    HOST_CHECKS=$(TOP)/tests/vm/big/host SUMMARY=$(BIG_DIR)/$$t.summary EXPORT_DIR=$(BIG_DIR)/$$t/vm-out \
+	    tests/vm/run-vm.sh test $$VM_VMLINUZ $(VM_INITRD) $(BIG_DIR)/$$t ); \
+	  echo "# test-big: KERNEL=$(KERNEL) $$t: $$(cat $(BIG_DIR)/$$t.summary 2>/dev/null || echo 'no result') in $$(( $$(date +%s) - t0 )) s"; \
+	done; \
+	MINIMUMS=/dev/null SUITES="$(BIG_TOPOLOGIES)" tests/summarize.sh $(BIG_DIR) | tail -n 1 > $(BIG_SUMMARY).tmp; \
+	mv $(BIG_SUMMARY).tmp $(BIG_SUMMARY); \
+	echo "# test-big: KERNEL=$(KERNEL): $$(cat $(BIG_SUMMARY)) in $$(( $$(date +%s) - start )) s"
+
 # Every VM scenario on every kernel of MATRIX, one after the other (each
 # kernel's failures are counted, none stops the others); the closing line
 # adds them up like `make test` does.
@@ -154,8 +191,11 @@ test-matrix: deps
 	  echo "# test-matrix: KERNEL=$$k: $$(cat $(BUILD)/results/matrix/$$k.summary) in $$(( $$(date +%s) - t0 )) s"; \
 	  vo=$(BUILD)/vm-out$$([ $$k = bookworm ] || echo -$$k); \
 	  if ls $$vo/lbmodel-*.info >/dev/null 2>&1; then python3 tests/vm/host/lb_agreement.py $$vo; fi; \
+	  case " $(BIG_KERNELS) " in *" $$k "*) t0=$$(date +%s); \
+	    $(MAKE) --no-print-directory test-big KERNEL=$$k BIG_SUMMARY=$(BUILD)/results/matrix/$$k-big.summary; \
+	    echo "# test-matrix: KERNEL=$$k test-big: $$(cat $(BUILD)/results/matrix/$$k-big.summary) in $$(( $$(date +%s) - t0 )) s" ;; esac; \
 	done; echo "# test-matrix: $$(( $$(date +%s) - start )) s"; \
-	SUITES="$(MATRIX) $(MATRIX_RT)" tests/summarize.sh $(BUILD)/results/matrix
+	SUITES="$(MATRIX) $(MATRIX_RT) $(foreach k,$(BIG_KERNELS),$(k)-big)" tests/summarize.sh $(BUILD)/results/matrix
 
 test-rt:
 	@$(MAKE) --no-print-directory test-vm-rt KERNEL=$(MATRIX_RT) VM_SCENARIOS='$(RT_SCENARIOS)'

@@ -72,6 +72,44 @@ static void lb_model_read(const struct report *r, struct lb_model *m)
 	m->rules = lb_info(r, "lb_rules");
 }
 
+/*
+ * Coverage beside the headline (info's lb_coverage.*): of the idle and
+ * newidle attempts, judged vs void, and the void ones by reason.  have is
+ * 0 when the module predates the keys (then nothing is printed or written:
+ * older recordings re-render byte for byte).
+ */
+#define LB_COV_REASONS	16
+struct lb_coverage {
+	int have, nreasons;
+	unsigned long long attempts, judged, voids;
+	const char *reason[LB_COV_REASONS];
+	unsigned long long rvoid[LB_COV_REASONS];
+};
+
+static void lb_coverage_read(const struct report *r, struct lb_coverage *c)
+{
+	static const char pfx[] = "lb_coverage.void.";
+	const struct dbgfs_table *t = &r->module.info;
+	int kc, vc;
+
+	memset(c, 0, sizeof(*c));
+	c->attempts = lb_info_u64(r, "lb_coverage.attempts", &c->have);
+	c->judged = lb_info_u64(r, "lb_coverage.judged", &c->have);
+	c->voids = lb_info_u64(r, "lb_coverage.void", &c->have);
+	if (!c->have || !r->module.have_info)
+		return;
+	kc = dbgfs_col(t, "key");
+	vc = dbgfs_col(t, "value");
+	for (int row = 0; kc >= 0 && vc >= 0 && row < t->nrows && c->nreasons < LB_COV_REASONS; row++) {
+		const char *k = dbgfs_cell(t, row, kc);
+
+		if (strncmp(k, pfx, sizeof(pfx) - 1))
+			continue;
+		c->reason[c->nreasons] = k + sizeof(pfx) - 1;
+		c->rvoid[c->nreasons++] = strtoull(dbgfs_cell(t, row, vc), NULL, 10);
+	}
+}
+
 /* a / b in percent, cut (not rounded) to one decimal: never 100.0 with a miss left */
 static double lb_pct(unsigned long long a, unsigned long long b)
 {
@@ -105,6 +143,23 @@ static void lb_text(const struct report *r, FILE *f)
 			"with its reason) ==\n");
 		fprintf(f, "headline: unexplained wrong %s, unexplained missed %s\n", uw ? uw : "-",
 			um ? um : "-");
+		{
+			struct lb_coverage c;
+
+			lb_coverage_read(r, &c);
+			if (c.have) {
+				fprintf(f, "coverage: %llu of %llu idle/newidle attempts judged (%.1f%%), "
+					"%llu void", c.judged, c.attempts, lb_pct(c.judged, c.attempts),
+					c.voids);
+				for (int i = 0, first = 1; i < c.nreasons; i++) {
+					if (!c.rvoid[i])
+						continue;
+					fprintf(f, "%s%s %llu", first ? ": " : ", ", c.reason[i], c.rvoid[i]);
+					first = 0;
+				}
+				fputc('\n', f);
+			}
+		}
 		{
 			struct lb_model m;
 
@@ -154,6 +209,25 @@ static void lb_json(const struct report *r, struct json_writer *w)
 		json_kv_u64(w, "unexplained_wrong", uw ? strtoull(uw, NULL, 10) : 0);
 		json_kv_u64(w, "unexplained_missed", um ? strtoull(um, NULL, 10) : 0);
 		{
+			struct lb_coverage c;
+
+			/* absent when the module has no coverage keys (older recordings) */
+			lb_coverage_read(r, &c);
+			if (c.have) {
+				json_key(w, "coverage");
+				json_obj_begin(w);
+				json_kv_u64(w, "attempts", c.attempts);
+				json_kv_u64(w, "judged", c.judged);
+				json_kv_u64(w, "void", c.voids);
+				json_key(w, "void_by_reason");
+				json_obj_begin(w);
+				for (int i = 0; i < c.nreasons; i++)
+					json_kv_u64(w, c.reason[i], c.rvoid[i]);
+				json_obj_end(w);
+				json_obj_end(w);
+			}
+		}
+		{
 			struct lb_model m;
 
 			/* absent, not null, when the module has no model: a
@@ -192,6 +266,26 @@ static void lb_prom(const struct report *r, struct prom_writer *p)
 
 	if (r->lb.have_lb)
 		emit_lb_prom(p, &r->lb.lb);
+	if (r->lb.have_att) {
+		struct lb_coverage c;
+
+		lb_coverage_read(r, &c);
+		if (c.have) {
+			struct prom_label l[2] = { { "verdict", "judged" }, { "verdict", "void" } };
+
+			prom_family(p, PROM_PREFIX "lb_coverage_attempts", "gauge",
+				    "idle and newidle balancing attempts since reset, judged or void");
+			prom_sample_u64(p, PROM_PREFIX "lb_coverage_attempts", &l[0], 1, c.judged);
+			prom_sample_u64(p, PROM_PREFIX "lb_coverage_attempts", &l[1], 1, c.voids);
+			prom_family(p, PROM_PREFIX "lb_void_attempts", "gauge",
+				    "void balancing attempts since reset, by void reason");
+			for (int i = 0; i < c.nreasons; i++) {
+				struct prom_label rl = { "reason", c.reason[i] };
+
+				prom_sample_u64(p, PROM_PREFIX "lb_void_attempts", &rl, 1, c.rvoid[i]);
+			}
+		}
+	}
 	lb_model_read(r, &m);
 	if (!r->lb.have_att || !m.have)
 		return;
@@ -471,6 +565,25 @@ static void lb_compare_json(const struct report *r, struct json_writer *w)
 		json_obj_begin(w);
 		json_kv_u64(w, "unexplained_wrong", uw ? strtoull(uw, NULL, 10) : 0);
 		json_kv_u64(w, "unexplained_missed", um ? strtoull(um, NULL, 10) : 0);
+		{
+			struct lb_coverage c;
+
+			/* absent when the module has no coverage keys (older recordings) */
+			lb_coverage_read(r, &c);
+			if (c.have) {
+				json_key(w, "coverage");
+				json_obj_begin(w);
+				json_kv_u64(w, "attempts", c.attempts);
+				json_kv_u64(w, "judged", c.judged);
+				json_kv_u64(w, "void", c.voids);
+				json_key(w, "void_by_reason");
+				json_obj_begin(w);
+				for (int i = 0; i < c.nreasons; i++)
+					json_kv_u64(w, c.reason[i], c.rvoid[i]);
+				json_obj_end(w);
+				json_obj_end(w);
+			}
+		}
 		{
 			const char *ag = lb_info(r, "lb_model_agree"), *dis = lb_info(r, "lb_model_disagree");
 

@@ -55,7 +55,7 @@ measure() {
 	sum=$(awk 'FNR == 2 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		FNR > 2 { s = (FILENAME == "/tmp/cpus0") ? -1 : 1; ob += s * $(c["over_budget"]); pub += s * $(c["published"]) }
 		END { print ob + 0, pub + 0 }' /tmp/cpus0 $SS/cpus)
-	wmax=$(awk 'NR > 2 && $1 == "walk" { m = 0; for (i = 6; i <= NF; i++) if ($i > 0) m = i - 6; print m }' /tmp/st)
+	wmax=$(awk 'NR > 2 && $1 == "walk" { m = 0; for (i = 7; i <= NF; i++) if ($i > 0) m = i - 7; print m }' /tmp/st)
 	echo "$1,$2,$3,$4,$5,$(stat_col sched_update_nr_running_tp calls),$(stat_col sched_update_nr_running_tp mean),$(stat_col pelt_cfs_tp mean),$(stat_col pelt_se_tp mean),$(stat_col sched_switch mean),$(stat_col lb_return calls),$(stat_col lb_return mean),$(stat_col walk calls),$(stat_col walk mean),$wmax,${sum% *},${sum#* }" >> $OUT
 	diag "$1: tasks=$2 depth=$3 idle_groups=$4 budget=$5: nr_running $(stat_col sched_update_nr_running_tp mean) ns/call, lb_return $(stat_col lb_return mean) ns/call, walk mean $(stat_col walk mean) entities, over_budget ${sum% *}"
 }
@@ -126,8 +126,10 @@ for v in ftrace0 ftrace1 refresh0 exact1; do
 	fi
 	echo 1 > $SS/reset
 	rm -f /tmp/st0	# the whole msgbench run, from the reset
-	msgbench -q $BENCH_MSG > /dev/null
+	msgbench -q $BENCH_MSG > /tmp/msg.$v
 	cat $SS/stats > /tmp/st
+	# the run's own length: under icount its guest seconds are 1e9 instructions each
+	echo "# msgbench $(cat /tmp/msg.$v)" >> /tmp/st
 	cp /tmp/st /tmp/stats.$v
 	echo "msg-$v,-,-,-,4096,$(stat_col sched_update_nr_running_tp calls),$(stat_col sched_update_nr_running_tp mean),$(stat_col pelt_cfs_tp mean),$(stat_col pelt_se_tp mean),$(stat_col sched_switch mean),$(stat_col lb_return calls),$(stat_col lb_return mean),$(stat_col walk calls),$(stat_col walk mean),-,-,-" >> $OUT
 	diag "msgbench, $v ($p):"

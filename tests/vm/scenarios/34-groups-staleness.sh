@@ -55,8 +55,10 @@ measure() {	# measure TAG -> "rounds mismatched"
 		f ~ /cpus$/ { if ($(c["void"]) == "fresh" && $(c["h_nr_running"]) != "-") h[$1] = $(c["h_nr_running"]); next }
 		k == 1 && $(c["depth"]) == 0 { g1[$1] = $(c["h_tasks"]); next }
 		k == 3 && $(c["depth"]) == 0 && ($1 in h) && ($1 in g1) && g1[$1] == $(c["h_tasks"]) && (h[$1] + $(c["h_tasks"]) > 0) {
-			n++; if (h[$1] != $(c["h_tasks"])) m++ }
-		END { print n + 0, m + 0 }' /tmp/s34.$1
+			n++; if (h[$1] != $(c["h_tasks"])) { m++; d[h[$1] - $(c["h_tasks"])]++ } }
+		END { s = ""; for (x in d) s = s " " x ":" d[x]; print n + 0, m + 0 > "/dev/stdout"
+			print "'$1': h_nr_running - h_tasks when they differ (value:rounds):" s > "/tmp/s34.diff" }' /tmp/s34.$1
+	diag < /tmp/s34.diff >&2
 }
 # shellcheck disable=SC2046 # words into the positional parameters, on purpose
 set -- $(measure default)

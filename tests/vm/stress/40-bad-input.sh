@@ -94,6 +94,8 @@ done <<EOF
 walk_budget=0
 walk_budget=1
 walk_budget=15
+walk_budget=1537
+walk_budget=65536
 walk_budget=65537
 walk_budget=1000000
 walk_budget=4294967295
@@ -114,7 +116,7 @@ pelt_refresh_us=100001
 pelt_refresh_us=4294967296
 pelt_refresh_us=-1
 pelt_refresh_us=abc
-stats=2
+stats=3
 stats=-1
 stats=abc
 stats=
@@ -165,11 +167,11 @@ while IFS= read -r p; do
 	if [ -z "$why" ]; then good=$((good + 1)); else ex="$ex [$(echo "$p" | tr '\n' '~' | cut -c1-40): $why]"; fi
 done <<EOF
 walk_budget=16
-walk_budget=65536
+walk_budget=1536
 lb_symbol=does_not_exist
 lb_symbol=schedule
 EOF
-[ "$good" -eq "$tried" ] && ok "$T: $tried edge values load as documented (walk_budget 16/65536; unknown lb_symbol: audit off, info parses)" ||
+[ "$good" -eq "$tried" ] && ok "$T: $tried edge values load as documented (walk_budget 16/1536; unknown lb_symbol: audit off, info parses)" ||
 	not_ok "$T: edge parameter values load as documented" "$ex"
 dmesg_since "$mark" | grep sched_shadow > "$OUT/40-dmesg"
 # (the kernel's line for the 1100-byte lb_symbol is cut at the log's line
