@@ -203,7 +203,7 @@ static int shadow_check_cpus(void)
 			continue;
 		INIT_WORK(&shadow_checks[cpu].work, shadow_check_fn);
 		shadow_checks[cpu].ran = -1;
-		queue_work_on(cpu, system_wq, &shadow_checks[cpu].work);
+		schedule_work_on(cpu, &shadow_checks[cpu].work);
 		cpumask_set_cpu(cpu, pending);
 	}
 	put_cpu();
