@@ -56,6 +56,7 @@
 #include "core/audit_core.h"
 #include "core/parse.h"
 #include "dbgfs_input.h"
+#include "wasted.h"
 
 static_assert((int)AUDIT_NR_IDLE_TYPES == (int)CPU_MAX_IDLE_TYPES, "enum cpu_idle_type changed");
 static_assert(AUDIT_R_VOID_UNREADABLE - AUDIT_R_VOID_NEVER ==
@@ -1490,6 +1491,9 @@ static int audit_att_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 			a->n.known[at->res.known]++;
 	}
 	raw_write_seqcount_end(&a->seq);
+	if (at->judged)		/* wasted.c: charge wasted time to this attempt */
+		shadow_wasted_attempt(at->dst, audit_domain_names[at->dom], at->res.verdict,
+				      at->res.reason, moved, at->kicked);
 	if (at->judged && at->res.verdict != AUDIT_BUSY && trace_lb_verdict_enabled())
 		audit_trace_attempt(a, moved);
 	at->active = false;

@@ -253,7 +253,7 @@ static void shadow_cgpath_queue(void)
 	unsigned long delay = time_after(next, jiffies) ? next - jiffies : 0;
 
 	if (READ_ONCE(shadow_cgpath_ready))
-		queue_delayed_work(system_wq, &shadow_cgpath_work, delay);
+		schedule_delayed_work(&shadow_cgpath_work, delay);
 }
 
 /*

@@ -28,6 +28,7 @@
 #include "walk.h"
 #include "trace_feed.h"
 #include "waiters.h"
+#include "wasted.h"
 
 static struct dentry *shadow_dir;
 
@@ -89,6 +90,7 @@ static int shadow_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "walk_max_cfs_rqs %u\n", READ_ONCE(shadow_walk_budget) / 2 + 1);
 	shadow_state_info(m);
 	shadow_audit_info(m);
+	shadow_wasted_info(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(shadow_info);
@@ -471,6 +473,7 @@ int shadow_debugfs_init(void)
 	debugfs_create_file("enable", 0600, shadow_dir, NULL, &shadow_enable_fops);
 	shadow_stats_debugfs_init(shadow_dir);
 	shadow_audit_debugfs_init(shadow_dir);
+	shadow_wasted_debugfs_init(shadow_dir);
 	return 0;
 }
 

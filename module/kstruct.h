@@ -23,6 +23,7 @@
 #include <linux/cgroup.h>
 #include <linux/rbtree.h>
 #include <linux/compiler.h>
+#include <linux/sched/topology.h>
 #include "generated/kstruct_gen.h"
 
 struct rq;
@@ -270,6 +271,23 @@ static __always_inline bool ks_rd_eas_present(const struct root_domain *rd)
 static __always_inline unsigned int ks_sd_span_weight(const struct sched_domain *sd)
 {
 	return READ_ONCE(*KS_ADDR(const unsigned int, sd, sched_domain, span_weight));
+}
+
+/* wasted.c: the CPU's lowest domain (RCU), its parent and span */
+static __always_inline struct sched_domain *ks_rq_sd(const struct rq *rq)
+{
+	return rcu_dereference(*KS_ADDR(struct sched_domain __rcu *const, rq, rq, sd));
+}
+
+static __always_inline struct sched_domain *ks_sd_parent(const struct sched_domain *sd)
+{
+	return rcu_dereference(*KS_ADDR(struct sched_domain __rcu *const, sd, sched_domain, parent));
+}
+
+/* the headers' own helper: where the span lives changed in 7.x (past the struct) */
+static __always_inline const struct cpumask *ks_sd_span(const struct sched_domain *sd)
+{
+	return sched_domain_span((struct sched_domain *)sd);
 }
 
 /* --- struct sched_group / sched_group_capacity --- */
@@ -602,6 +620,10 @@ static __always_inline int ks_sgc_imbalance(const struct sched_group_capacity *s
 	X(KS_sched_domain__imbalance_pct_SIZE == sizeof(unsigned int),	\
 	  "sched_domain.imbalance_pct size")					\
 	X(KS_sched_domain__child_SIZE == sizeof(void *), "sched_domain.child size") \
+	X(KS_sched_domain__parent_SIZE == sizeof(void *), "sched_domain.parent size") \
+	X(KS_rq__sd_SIZE == sizeof(void *), "rq.sd size")			\
+	X(KS_sched_domain__span_weight_OFF == offsetof(struct sched_domain, span_weight), \
+	  "sched_domain.span_weight offset (sched_domain_span())")		\
 	X(KS_OPT_SIZE_OK(sched_domain__imb_numa_nr, sizeof(int)),		\
 	  "sched_domain.imb_numa_nr size")					\
 	X(KS_OPT_SIZE_OK(sched_group_capacity__imbalance, sizeof(int)),	\

@@ -26,6 +26,7 @@
 #include "cgpath.h"
 #include "trace_feed.h"
 #include "walk.h"
+#include "wasted.h"
 
 #define SHADOW_BUDGET_MIN	16
 /*
@@ -202,7 +203,7 @@ static int shadow_check_cpus(void)
 			continue;
 		INIT_WORK(&shadow_checks[cpu].work, shadow_check_fn);
 		shadow_checks[cpu].ran = -1;
-		queue_work_on(cpu, system_wq, &shadow_checks[cpu].work);
+		schedule_work_on(cpu, &shadow_checks[cpu].work);
 		cpumask_set_cpu(cpu, pending);
 	}
 	put_cpu();
@@ -296,10 +297,16 @@ static int __init shadow_init(void)
 		pr_err("not loading: cannot create parameters/stats (%d)\n", err);
 		goto out_free_state;
 	}
+	err = shadow_wasted_init();	/* before the audit, which reports attempts to it */
+	if (err) {
+		if (err == -ENOMEM)
+			pr_err("not loading: out of memory for wasted-core time\n");
+		goto out_stats_exit;
+	}
 	err = shadow_audit_init(lb_symbol);
 	if (err) {
 		pr_err("not loading: out of memory for the load-balancer audit\n");
-		goto out_stats_exit;
+		goto out_wasted_exit;
 	}
 	err = shadow_debugfs_init();
 	if (err) {
@@ -325,6 +332,8 @@ out_stop_cgpath:
 	shadow_debugfs_exit();
 out_audit_exit:
 	shadow_audit_exit();
+out_wasted_exit:
+	shadow_wasted_exit();
 out_stats_exit:
 	shadow_stats_exit();
 out_free_state:
@@ -339,6 +348,7 @@ static void __exit shadow_exit(void)
 	shadow_cgpath_stop();
 	shadow_debugfs_exit();
 	shadow_audit_exit();
+	shadow_wasted_exit();
 	shadow_stats_exit();
 	shadow_state_free();
 }

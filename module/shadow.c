@@ -725,7 +725,7 @@ void shadow_refresh_all(void)
 	for_each_online_cpu(cpu) {
 		if (!READ_ONCE(shadow_cpus[cpu]))
 			continue;
-		queue_work_on(cpu, system_wq, &shadow_cpus[cpu]->refresh);
+		schedule_work_on(cpu, &shadow_cpus[cpu]->refresh);
 		cpumask_set_cpu(cpu, pending);
 	}
 	cpus_read_unlock();

@@ -13,6 +13,7 @@
 #include <linux/workqueue.h>
 #include "core/shadow_math.h"
 #include "core/work.h"
+#include "core/wasted_core.h"
 
 #ifndef SHADOW_VERSION		/* from the top-level VERSION file (module/Kbuild) */
 #error "SHADOW_VERSION is not defined: build through module/Kbuild"
@@ -124,6 +125,7 @@ struct shadow_evt {
 	bool walk_failed;	/* the last walk attempt was discarded or over budget */
 	bool walk_stale;	/* walks are due but none was published within the bound */
 	struct shadow_work work;
+	struct shadow_wasted_ids ids;	/* who waits, by cgroup (wasted.h; wasted.c reads it) */
 };
 
 /* What a full walk (walk.c) computes: published at most once per walk. */

@@ -35,6 +35,7 @@ static const char * const shadow_stat_names[SS_NR_HOOKS] = {
 	[SS_LB_ENTRY] = "lb_entry",
 	[SS_LB_RETURN] = "lb_return",
 	[SS_LB_ATTEMPT] = "lb_attempt",
+	[SS_WASTED_CMT] = "wasted_cmt",
 };
 
 static DEFINE_MUTEX(shadow_stats_lock);

@@ -25,6 +25,7 @@ enum shadow_stat_hook {
 	SS_LB_ENTRY,
 	SS_LB_RETURN,
 	SS_LB_ATTEMPT,		/* the audit's attempt-return handler */
+	SS_WASTED_CMT,		/* wasted.c's can_migrate_task() return probe */
 	SS_NR_HOOKS,
 };
 

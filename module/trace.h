@@ -213,6 +213,57 @@ TRACE_EVENT(lb_verdict,
 		  __entry->redos, __entry->moved, __entry->active, __get_str(state))
 );
 
+/*
+ * One wasted stretch of at least wasted_trace_ms (wasted.c): CPU cpu idled
+ * from start_ns (CLOCK_MONOTONIC) for duration_ns while a CFS task that
+ * could run there waited elsewhere.  level is the domain of the nearest
+ * such waiter; cgid/path the cgroup whose waiters could run there for the
+ * longest part of it (cgroups: how many cgroups had such waiters, 5 = more
+ * than 4); verdict/reason/cause what the balancing attempts at that level
+ * with this CPU as destination did for the longest part (no_attempt if
+ * none was made).  Emitted by the sampler at the first sample after the
+ * stretch ended, so durations are multiples of the sampling interval.
+ */
+TRACE_EVENT(wasted_interval,
+
+	TP_PROTO(int cpu, u64 start_ns, u64 duration_ns, const char *level, u64 cgid,
+		 const char *path, unsigned int cgroups, const char *verdict, const char *reason,
+		 const char *cause),
+
+	TP_ARGS(cpu, start_ns, duration_ns, level, cgid, path, cgroups, verdict, reason, cause),
+
+	TP_STRUCT__entry(
+		__field(int, cpu)
+		__field(u64, start_ns)
+		__field(u64, duration_ns)
+		__array(char, level, 8)
+		__field(u64, cgid)
+		__array(char, path, SHADOW_TRACE_PATH_LEN)
+		__field(unsigned int, cgroups)
+		__array(char, verdict, 12)
+		__array(char, reason, 24)
+		__array(char, cause, 24)
+	),
+
+	TP_fast_assign(
+		__entry->cpu = cpu;
+		__entry->start_ns = start_ns;
+		__entry->duration_ns = duration_ns;
+		strscpy(__entry->level, level, 8);
+		__entry->cgid = cgid;
+		strscpy(__entry->path, path, SHADOW_TRACE_PATH_LEN);
+		__entry->cgroups = cgroups;
+		strscpy(__entry->verdict, verdict, 12);
+		strscpy(__entry->reason, reason, 24);
+		strscpy(__entry->cause, cause, 24);
+	),
+
+	TP_printk("cpu=%d start_ns=%llu duration_ms=%llu level=%s cgid=%llu path=%s cgroups=%u verdict=%s reason=%s cause=%s",
+		  __entry->cpu, __entry->start_ns, __entry->duration_ns / 1000000,
+		  __entry->level, __entry->cgid, __entry->path, __entry->cgroups,
+		  __entry->verdict, __entry->reason, __entry->cause)
+);
+
 #endif /* SHADOW_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -40,6 +40,7 @@
 
 #include "kstruct.h"
 #include "waiters.h"
+#include "wasted.h"
 
 /*
  * Is rq->curr about to give up the CPU?  True when it is the idle task (a
@@ -109,10 +110,12 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 	bool curr_in = READ_ONCE(curr->se.on_rq) && !ks_se_delayed(&curr->se);
 	bool curr_thr = curr_in && !rt_task(curr) && !dl_task(curr) && shadow_curr_throttled(curr);
 	bool complete = true, refresh = false;
+	struct shadow_wasted_before wb;
 	unsigned int kinds = 0;
 
 	BUILD_BUG_ON(sizeof(unsigned long) != sizeof(u64));
 	shadow_work_begin(w);
+	shadow_wasted_ids_begin(&e->ids);	/* wasted.h: who waits, by cgroup */
 	for (pos = READ_ONCE(head->prev); pos != head; pos = READ_ONCE(pos->prev)) {
 		struct sched_entity *se = list_entry(pos, struct sched_entity, group_node);
 		struct task_struct *p = container_of(se, struct task_struct, se);
@@ -135,6 +138,7 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 		}
 		kind = shadow_waiter_kind_of(p);
 		kinds |= 1u << kind;
+		wb = shadow_wasted_before(w);	/* wasted.h: how the summary notes it */
 		if (KS_BANDWIDTH_READABLE && kind != SHADOW_WAITER_PINNED) {
 			struct cfs_rq *gcfs = READ_ONCE(se->cfs_rq);
 			struct task_group *tg = gcfs ? ks_cfs_rq_tg(gcfs) : NULL;
@@ -146,6 +150,7 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 			if (tg && ks_tg_bandwidth_limited(tg)) {
 				shadow_work_note_tg(w, kind, (const u64 *)cpumask_bits(p->cpus_ptr),
 						    BITS_TO_LONGS(nr_cpu_ids), (u64)(unsigned long)tg);
+				shadow_wasted_ids_note(&e->ids, w, &wb, p);
 				continue;
 			}
 		}
@@ -156,6 +161,7 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 		else
 			shadow_work_note(w, kind, (const u64 *)cpumask_bits(p->cpus_ptr),
 					 BITS_TO_LONGS(nr_cpu_ids));
+		shadow_wasted_ids_note(&e->ids, w, &wb, p);
 	}
 	if (!complete) {
 		/* queued tasks not reached: waiters of unknown affinity */
@@ -174,7 +180,7 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 	if (curr_thr || shadow_curr_leaving(curr)) {
 		/* the CPU runs one of its waiters next: that one waits behind nobody */
 		if (shadow_work_total(w) + w->pinned + w->throttled)
-			refresh = !shadow_work_drop_next(w);
+			refresh = !shadow_wasted_drop_next(w, &e->ids);	/* + wasted.h's ids */
 	} else if (curr_in && kinds) {
 		/*
 		 * A wakeup may preempt curr, which then waits instead: the
@@ -182,9 +188,11 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 		 * kind, and it is not the per-task `restricted'.
 		 */
 		kinds |= 1u << shadow_waiter_kind_of(curr);
-		refresh = (kinds & (kinds - 1)) || (kinds & (1u << SHADOW_WAITER_RESTRICTED));
+		refresh = (kinds & (kinds - 1)) || (kinds & (1u << SHADOW_WAITER_RESTRICTED)) ||
+			  shadow_wasted_ids_mixed(&e->ids, curr);	/* cgroups differ */
 	}
 	e->movable = shadow_work_total(w);
 	e->nr_running = ks_rq_nr_running(rq);
+	refresh |= shadow_wasted_log(rq, e);	/* wasted.c: the CPU's change log */
 	return refresh;
 }

@@ -19,6 +19,10 @@ preemption disabled:
                               the trace events' own code (the consumers the
                               tracepoint calls indirectly)
   shadow_cgpath_kick_fn       the irq_work (hard IRQ on !RT)
+  wasted_cmt_*, wasted_llc_*, shadow_wasted_attempt, wasted_kick_fn,
+  wasted_handoff_fn,          wasted.c's kretprobe handlers, its entry
+  wasted_probe_switch         from the audit's, its hard irq_work and IPI,
+                              its sched_switch probe (rq lock)
 and lists each kernel (undefined) symbol they reach.  Every one must be in
 SAFE below, with the reason it may run in atomic context whatever the
 preemption model; anything else fails (exit 1) and prints the call chain.
@@ -36,7 +40,9 @@ import sys
 
 ENTRY_RES = [r"^shadow_probe_", r"^audit_entry$", r"^audit_return$",
              r"^trace_event_raw_event_", r"^perf_trace_", r"^__traceiter_",
-             r"^shadow_cgpath_kick_fn$"]
+             r"^shadow_cgpath_kick_fn$", r"^wasted_cmt_", r"^wasted_llc_",
+             r"^shadow_wasted_attempt$", r"^wasted_kick_fn$", r"^wasted_handoff_fn$",
+             r"^wasted_probe_switch$"]
 
 # kernel symbol (regex) -> why it is safe in atomic context, on PREEMPT_RT too
 SAFE = {
@@ -71,6 +77,7 @@ SAFE = {
     r"__x86_indirect_thunk_array": "retpoline array",
     r"__put_task_struct": "never reached: task_pid_nr() takes no reference",
     r"scnprintf|snprintf|vsnprintf|vscnprintf": "formats into the caller's buffer: no lock, no allocation (lib/vsprintf.c; the audit's lb_verdict state string, plain %d/%u/%s only)",
+    r"hrtimer_start_range_ns": "hrtimer base lock is a raw spinlock; the scheduler arms hrtimers under the rq lock (hrtick)",
     r"static_key_count": "atomic_read() of a static key's enable count (static_key_enabled())",
 }
 

@@ -281,6 +281,7 @@ def cost_targets(bench_csv, scaling_csv, outdir):
     if e1 is not None and e512 is not None:
         out.append(["exact=1 (walk on every event): cost at 1 / 512 tasks", "reported",
                     "%.0f / %.0f (%.1fx)" % (e1, e512, e512 / e1 if e1 else 0), "reported"])
+    wasted_rows(out, outdir)
     print_md_table(out)
     print()
 
@@ -391,6 +392,32 @@ def big_targets(outdir):
     for what, meas, target, res in lines:
         print("%s  %s  target %s  %s" % (what, meas, target, res))
     print()
+
+
+def wasted_rows(out, outdir):
+    """Wasted-core time's own cost (module/wasted.c), from the stats configuration's info and stats."""
+    info = {}
+    p = os.path.join(outdir, "bench-info.txt")
+    if os.path.exists(p):
+        for ln in open(p).read().splitlines()[2:]:
+            k, _, v = ln.partition(" ")
+            info[k] = v.strip()
+    mean, mx = num(info.get("wasted_sample_ns_mean")), num(info.get("wasted_sample_ns_max"))
+    period = num(info.get("wasted_period_us"))
+    share = mean / (period * 1000.0) if mean is not None and period else None
+    out.append(["wasted-core sampler: ns (= instructions) per sample, mean / max; share of one CPU at the period",
+                "<= 1% of one CPU",
+                "%.0f / %.0f; %.2f%% at %d us" % (mean, mx or 0, 100 * share, period) if share is not None else "-",
+                "-" if share is None else ("met" if share <= 0.01 else "NOT met")])
+    on = read_stats(os.path.join(outdir, "bench-stats.txt")).get("sched_update_nr_running_tp", {})
+    off = read_stats(os.path.join(outdir, "bench-stats-nowasted.txt")).get("sched_update_nr_running_tp", {})
+    a, b = num(on.get("mean")), num(off.get("mean"))
+    out.append(["wasted-core time's hot-path share: nr_running probe ns per call with / without (wasted_period_us=0)",
+                "reported", "%.0f / %.0f (+%.0f)" % (a, b, a - b) if a is not None and b is not None else "-",
+                "reported"])
+    cmt = read_stats(os.path.join(outdir, "bench-stats.txt")).get("wasted_cmt", {})
+    out.append(["wasted-core can_migrate_task() probe: calls, mean ns per call (under the source rq lock)",
+                "reported", "%s, %s" % (cmt.get("calls", "-"), cmt.get("mean", "-")), "reported"])
 
 
 def main():

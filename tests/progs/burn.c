@@ -8,6 +8,9 @@
  * create) a cgroup v2 directory first, set its cpu.weight, start pinned on
  * one CPU and optionally widen its affinity to every CPU shortly after, so
  * that the threads start stacked and the load balancer has to spread them.
+ * --cpus/--widen-to do the same with CPU lists; --trace-marker writes each
+ * thread's affinity to the tracefs trace_marker whenever it is set, so a
+ * trace of the run knows when it changed (tests/vm/host/wasted_oracle.py).
  * On exit it prints one line per thread with the CPU time it got.
  */
 #define _GNU_SOURCE
@@ -30,6 +33,7 @@
 
 static volatile sig_atomic_t stop;
 static long run_ms = 100, sleep_ms;
+static int marker_fd = -1;
 
 struct worker {
 	pthread_t th;
@@ -69,11 +73,67 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/* Parse a CPU list ("0-3", "0,2,5-6") into @set; -1 on a bad list. */
+static int parse_cpus(const char *s, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b;
+
+		if (end == s || a < 0 || a >= CPU_SETSIZE)
+			return -1;
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a || b >= CPU_SETSIZE)
+				return -1;
+		}
+		for (; a <= b; a++)
+			CPU_SET(a, set);
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return CPU_COUNT(set) ? 0 : -1;
+}
+
+/* "burn: affinity tid=T cpus=LIST" on the trace marker (--trace-marker) */
+static void mark_affinity(pid_t tid)
+{
+	char buf[512];
+	cpu_set_t set;
+	int n, i, first = -1;
+
+	if (marker_fd < 0 || sched_getaffinity(tid, sizeof(set), &set))
+		return;
+	n = snprintf(buf, sizeof(buf), "burn: affinity tid=%d cpus=", (int)tid);
+	for (i = 0; i <= CPU_SETSIZE && n < (int)sizeof(buf) - 16; i++) {
+		int in = i < CPU_SETSIZE && CPU_ISSET(i, &set);
+
+		if (in && first < 0)
+			first = i;
+		if (!in && first >= 0) {
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%d", buf[n - 1] == '=' ? "" : ",", first);
+			if (i - 1 > first)
+				n += snprintf(buf + n, sizeof(buf) - n, "-%d", i - 1);
+			first = -1;
+		}
+	}
+	n += snprintf(buf + n, sizeof(buf) - n, "\n");
+	if (write(marker_fd, buf, n) < 0)
+		fprintf(stderr, "burn: trace marker: %s\n", strerror(errno));
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
 	w->tid = (pid_t)syscall(SYS_gettid);
+	mark_affinity(w->tid);
 	while (!stop) {
 		double end = now_s(CLOCK_MONOTONIC) + run_ms / 1e3;
 
@@ -169,6 +229,10 @@ static void usage(FILE *f)
 "  -W, --widen         widen affinity to all CPUs after --widen-ms (default 300);\n"
 "                      without --cpu the start is pinned to CPU 0\n"
 "      --widen-ms MS   delay before widening\n"
+"      --cpus LIST     start with every thread allowed on LIST (e.g. 0-1)\n"
+"      --widen-to LIST widen to LIST instead of all CPUs (implies --widen)\n"
+"      --trace-marker  write each thread's affinity to tracefs trace_marker when\n"
+"                      it is set (\"burn: affinity tid=T cpus=LIST\")\n"
 "  -q, --quiet         no per-thread report on exit\n"
 "  -h, --help          this text\n"
 "Prints 'burn: thread I cpu_ms=.. periods=.. last_cpu=..' per thread on exit.\n");
@@ -186,12 +250,16 @@ int main(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'p' },
 		{ "widen", no_argument, NULL, 'W' },
 		{ "widen-ms", required_argument, NULL, 1 },
+		{ "cpus", required_argument, NULL, 2 },
+		{ "widen-to", required_argument, NULL, 3 },
+		{ "trace-marker", no_argument, NULL, 4 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	long threads = 1, duration = 5, weight = -1, cpu = -1, widen_ms = 300;
-	int widen = 0, quiet = 0, c, i, ncpus;
+	int widen = 0, quiet = 0, c, i, ncpus, have_cpus = 0, have_widen_to = 0;
+	cpu_set_t start_set, widen_set;
 	const char *cgroup = NULL;
 	struct worker *ws;
 	struct sigaction sa;
@@ -208,6 +276,30 @@ int main(int argc, char **argv)
 		case 'p': cpu = parse_num("--cpu", optarg, 0, CPU_SETSIZE - 1); break;
 		case 'W': widen = 1; break;
 		case 1: widen_ms = parse_num("--widen-ms", optarg, 0, 600000); break;
+		case 2:
+			if (parse_cpus(optarg, &start_set)) {
+				fprintf(stderr, "burn: invalid CPU list '%s' for --cpus\n", optarg);
+				return 2;
+			}
+			have_cpus = 1;
+			break;
+		case 3:
+			if (parse_cpus(optarg, &widen_set)) {
+				fprintf(stderr, "burn: invalid CPU list '%s' for --widen-to\n", optarg);
+				return 2;
+			}
+			have_widen_to = widen = 1;
+			break;
+		case 4:
+			marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
+			if (marker_fd < 0)
+				marker_fd = open("/sys/kernel/debug/tracing/trace_marker", O_WRONLY);
+			if (marker_fd < 0) {
+				fprintf(stderr, "burn: --trace-marker: cannot open trace_marker: %s\n",
+					strerror(errno));
+				return 1;
+			}
+			break;
 		case 'q': quiet = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -223,7 +315,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-	if (widen && cpu < 0)
+	if (have_cpus && cpu >= 0) {
+		fprintf(stderr, "burn: --cpus and --cpu exclude each other\n");
+		return 2;
+	}
+	if (widen && cpu < 0 && !have_cpus)
 		cpu = 0;
 
 	if (cgroup) {
@@ -250,16 +346,16 @@ int main(int argc, char **argv)
 		}
 	}
 	if (cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
-			fprintf(stderr, "burn: pinning to CPU %ld: %s\n", cpu, strerror(errno));
-			return 1;
-		}
+		CPU_ZERO(&start_set);
+		CPU_SET(cpu, &start_set);
+		have_cpus = 1;
+	}
+	if (have_cpus && sched_setaffinity(0, sizeof(start_set), &start_set)) {
+		fprintf(stderr, "burn: setting the start affinity: %s\n", strerror(errno));
+		return 1;
 	}
 
+	mark_affinity(getpid());	/* the main thread: after its cgroup and affinity are set */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -294,9 +390,14 @@ int main(int argc, char **argv)
 			CPU_ZERO(&set);
 			for (i = 0; i < ncpus && i < CPU_SETSIZE; i++)
 				CPU_SET(i, &set);
-			for (i = 0; i < threads; i++)
+			if (have_widen_to)
+				set = widen_set;
+			for (i = 0; i < threads; i++) {
 				if (ws[i].tid && sched_setaffinity(ws[i].tid, sizeof(set), &set))
 					fprintf(stderr, "burn: widening thread %d: %s\n", i, strerror(errno));
+				else if (ws[i].tid)
+					mark_affinity(ws[i].tid);
+			}
 		}
 	}
 	if (duration)

@@ -19,6 +19,12 @@
  *   - enable: "0\n" or "1\n"; lb_dump_every: a number and "\n";
  *   - no kernel address anywhere: ffff followed by 12 hex digits, 0x and
  *     8 or more hex digits, 16 hex digits in a row (hashed %p), ptrval.
+ * With -T TREE (lines "CPU PATH": the static tree a stress scenario built)
+ * every groups block of a CPU named there must also hold only those paths,
+ * root first and each parent before its children, each path with the same
+ * cgid in every read: a copy torn between two published walks (a reader
+ * that took a latch copy the writer was overwriting) breaks these or the
+ * -c sums; counted as "tree_bad".
  * With -g GONE -G REMOVING (files of cgroup paths, one per line, appended
  * by a cgroup churner: REMOVING before rmdir, GONE after it returned),
  * groups rows must not name a path that was in GONE before the read
@@ -31,6 +37,7 @@
  * passed, -n rounds were done, or SIGTERM/SIGINT; then prints one line
  *   ssread: rounds=.. reads=.. ok=.. bad=.. absent=.. gone_err=.. other_err=..
  *           addr=.. rows=.. consist_bad=.. removed_shown=.. unknown_path=.. cgid_bad=..
+ *           tree_bad=..
  * and "ssread: bad FILE: why" for the first -m problems (default 5).
  * -s DIR keeps the last read of each file and the first bad reads there.
  * Exit status 0 when no read was bad and no address was seen.
@@ -60,7 +67,7 @@ static const char *gone_file, *removing_file;
 
 static struct {
 	long rounds, reads, ok, bad, absent, gone_err, other_err, addr, rows;
-	long consist_bad, removed_shown, unknown_path, cgid_bad;
+	long consist_bad, removed_shown, unknown_path, cgid_bad, tree_bad;
 } st;
 
 static void on_signal(int sig)
@@ -177,6 +184,54 @@ static void set_update(struct set *s, const char *file)
 
 static struct set gone, removing;
 
+/* ---- -T: the static tree (CPU -> allowed paths; path -> cgid first seen) ---- */
+#define TREE_MAX 256
+static struct {
+	int cpu;
+	char path[256];
+	unsigned long long cgid;	/* 0 until seen */
+} tree[TREE_MAX];
+static int ntree;
+
+static void tree_load(const char *file)
+{
+	char line[512], path[256];
+	FILE *f = fopen(file, "r");
+	int cpu;
+
+	if (!f) {
+		fprintf(stderr, "ssread: %s: %s\n", file, strerror(errno));
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), f) && ntree < TREE_MAX)
+		if (sscanf(line, "%d %255s", &cpu, path) == 2) {
+			tree[ntree].cpu = cpu;
+			snprintf(tree[ntree].path, sizeof(tree[ntree].path), "%s", path);
+			ntree++;
+		}
+	fclose(f);
+}
+
+static int tree_has_cpu(int cpu)
+{
+	int i;
+
+	for (i = 0; i < ntree; i++)
+		if (tree[i].cpu == cpu)
+			return 1;
+	return 0;
+}
+
+static int tree_find(int cpu, const char *path)
+{
+	int i;
+
+	for (i = 0; i < ntree; i++)
+		if (tree[i].cpu == cpu && !strcmp(tree[i].path, path))
+			return i;
+	return -1;
+}
+
 /* ---- helpers ---- */
 static int is_num(const char *s)
 {
@@ -265,7 +320,7 @@ static const char *hdr_lb = "domain idle tracker calls right wrong missed none v
 /* ---- groups: one CPU's block, checked when the block is complete ---- */
 struct grow {
 	char path[512];
-	unsigned long long se_w, cfs_w, load, task_load, shadow, shadow_avg;
+	unsigned long long cgid, se_w, cfs_w, load, task_load, shadow, shadow_avg;
 	unsigned long nr, h;
 	int depth;
 };
@@ -327,6 +382,71 @@ static const char *check_block(int cpu, char *why, size_t wl)
 		}
 	}
 	return NULL;
+}
+
+/*
+ * -T: the block of a CPU of the static tree holds only the tree's paths,
+ * root first, every parent before its children, each path with the cgid
+ * it had in the first read.  Returns a description or NULL.
+ */
+static const char *check_tree(int cpu, char *why, size_t wl)
+{
+	int i, j, t;
+	char pb[512];
+	const char *pp;
+
+	if (!ntree || !tree_has_cpu(cpu))
+		return NULL;
+	if (nblk && strcmp(blk[0].path, "/")) {
+		snprintf(why, wl, "cpu %d: first row %.200s, not the root", cpu, blk[0].path);
+		return why;
+	}
+	for (i = 0; i < nblk; i++) {
+		t = tree_find(cpu, blk[i].path);
+		if (t < 0) {
+			snprintf(why, wl, "cpu %d: row %.200s is not in the static tree", cpu, blk[i].path);
+			return why;
+		}
+		if (!tree[t].cgid)
+			tree[t].cgid = blk[i].cgid;
+		else if (tree[t].cgid != blk[i].cgid) {
+			snprintf(why, wl, "cpu %d %.200s: cgid %llu, %llu in an earlier read", cpu,
+				 blk[i].path, blk[i].cgid, tree[t].cgid);
+			return why;
+		}
+		if (i == 0)
+			continue;
+		pp = parent_of(blk[i].path, pb, sizeof(pb));
+		for (j = 0; j < i && strcmp(blk[j].path, pp); j++)
+			;
+		if (j == i) {
+			snprintf(why, wl, "cpu %d: row %.200s before (or without) its parent %.200s", cpu,
+				 blk[i].path, pp);
+			return why;
+		}
+		for (j = 0; j < i; j++)
+			if (!strcmp(blk[j].path, blk[i].path)) {
+				snprintf(why, wl, "cpu %d: row %.200s twice", cpu, blk[i].path);
+				return why;
+			}
+		if (blk[i].h == 0) {
+			snprintf(why, wl, "cpu %d %.200s: a queued cfs_rq with h_tasks 0", cpu, blk[i].path);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+static void block_done(int cpu, char *why, size_t wl)
+{
+	if (check_block(cpu, why, wl)) {
+		st.consist_bad++;
+		msg("consistency %s", why);
+	}
+	if (check_tree(cpu, why, wl)) {
+		st.tree_bad++;
+		msg("tree %s", why);
+	}
 }
 
 /* ---- one read ---- */
@@ -498,10 +618,8 @@ static const char *check(const char *name, char *buf, size_t len, char *why, siz
 					goto badrow;
 				cpu = atoi(col[0]);
 				if (consist && cpu != blk_cpu) {
-					if (blk_cpu >= 0 && check_block(blk_cpu, why, wl)) {
-						st.consist_bad++;
-						msg("consistency %s", why);
-					}
+					if (blk_cpu >= 0)
+						block_done(blk_cpu, why, wl);
 					blk_cpu = cpu;
 					nblk = 0;
 				}
@@ -509,6 +627,7 @@ static const char *check(const char *name, char *buf, size_t len, char *why, siz
 					struct grow *g = &blk[nblk++];
 
 					snprintf(g->path, sizeof(g->path), "%s", col[n - 1]);
+					g->cgid = strtoull(col[1], NULL, 10);
 					g->depth = atoi(col[2]);
 					g->se_w = strtoull(col[3], NULL, 10);
 					g->cfs_w = strtoull(col[4], NULL, 10);
@@ -579,10 +698,8 @@ badrow:
 		snprintf(why, wl, "%s has no rows", name);
 		return why;
 	}
-	if (consist && kind == 2 && blk_cpu >= 0 && check_block(blk_cpu, why, wl)) {
-		st.consist_bad++;
-		msg("consistency %s", why);
-	}
+	if (consist && kind == 2 && blk_cpu >= 0)
+		block_done(blk_cpu, why, wl);
 	return NULL;
 }
 
@@ -671,6 +788,8 @@ static void usage(FILE *f)
 "  -n N        stop after N rounds over the files\n"
 "  -i MS       pause between rounds (default 0)\n"
 "  -c          groups: check h_tasks and shadow arithmetic per CPU block\n"
+"  -T TREE     groups (with -c): the CPUs of TREE (lines \"CPU PATH\") show only\n"
+"              those paths, parents first, with a constant cgid\n"
 "  -g GONE     groups: paths removed (one per line): must not be shown\n"
 "  -G REMOVING groups: paths being removed: may be missing from the tree\n"
 "  -s DIR      keep the last good read (NAME.last) and bad reads there\n"
@@ -685,12 +804,13 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	int c, i;
 
-	while ((c = getopt(argc, argv, "d:n:i:cg:G:s:m:h")) != -1) {
+	while ((c = getopt(argc, argv, "d:n:i:cT:g:G:s:m:h")) != -1) {
 		switch (c) {
 		case 'd': dur = atof(optarg); break;
 		case 'n': rounds = atol(optarg); break;
 		case 'i': interval = atol(optarg); break;
 		case 'c': consist = 1; break;
+		case 'T': tree_load(optarg); break;
 		case 'g': gone_file = optarg; break;
 		case 'G': removing_file = optarg; break;
 		case 's': save_dir = optarg; break;
@@ -722,8 +842,9 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("ssread: rounds=%ld reads=%ld ok=%ld bad=%ld absent=%ld gone_err=%ld other_err=%ld "
-	       "addr=%ld rows=%ld consist_bad=%ld removed_shown=%ld unknown_path=%ld cgid_bad=%ld\n",
+	       "addr=%ld rows=%ld consist_bad=%ld removed_shown=%ld unknown_path=%ld cgid_bad=%ld "
+	       "tree_bad=%ld\n",
 	       st.rounds, st.reads, st.ok, st.bad, st.absent, st.gone_err, st.other_err, st.addr,
-	       st.rows, st.consist_bad, st.removed_shown, st.unknown_path, st.cgid_bad);
+	       st.rows, st.consist_bad, st.removed_shown, st.unknown_path, st.cgid_bad, st.tree_bad);
 	return (st.bad || st.addr || st.other_err) ? 1 : 0;
 }

@@ -348,8 +348,10 @@ int main(void)
 	}
 	tap_ok(rc == 0 && !strncmp(out, CLI_RECORD_HEADER "\n", strlen(CLI_RECORD_HEADER) + 1),
 	       "record: header row");
-	tap_ok(count_lines(out, "0.") + count_lines(out, "1.") == 12 && strstr(out, ",0,1650,1702,980,1023,1590,2,430,34,16,40\n") &&
-	       strstr(out, ",3,,,,,,,430,34,16,40\n"), "record: 3 samples x 4 CPUs, '-' empty, lb totals");
+	tap_ok(count_lines(out, "0.") + count_lines(out, "1.") == 12 && strstr(out, ",0,1650,1702,980,1023,1590,2,430,34,16,40,0.000,0.000\n") &&
+	       strstr(out, ",2,") && strstr(out, ",7970.123,0.000\n") &&
+	       strstr(out, ",3,,,,,,,430,34,16,40,0.000,0.000\n"),
+	       "record: 3 samples x 4 CPUs, '-' empty, lb totals, each CPU's wasted and unknown ms");
 	snprintf(path, sizeof(path), "%s/rec2.csv", tmpdir);
 	rc = run("--debugfs", FIX "/noaudit", "record", "-i", "0.05", "-d", "0.12", "-o", path, NULL);
 	f = fopen(path, "r");
@@ -360,7 +362,7 @@ int main(void)
 		out[n] = '\0';
 		fclose(f);
 	}
-	tap_ok(rc == 0 && count_lines(out, "0.") >= 8 && strstr(out, ",0,1650,1702,980,1023,1590,2,,,,\n"),
+	tap_ok(rc == 0 && count_lines(out, "0.") >= 8 && strstr(out, ",0,1650,1702,980,1023,1590,2,,,,,,\n"),
 	       "record -d without lb: verdict columns empty");
 
 	/* watch, non-tty */

@@ -211,9 +211,20 @@ int main(void)
 	if (!tap_ok(rc == 0 && strstr(out, "\"label\": \"fx\"") && strstr(out, "\"note\": \"a note\""),
 		    "run --json --label --note: exit 0, both in the report"))
 		tap_diag("rc %d: %s", rc, err);
+	/* the wasted section of the fixture tree (fixtures/cli/good/wasted*) */
+	tap_ok(strstr(out, "\"policy_top\": {") && strstr(out, "\"policy\": \"DIE.missed/local_load\"") &&
+	       strstr(out, "\"wait_ms\": 300") && strstr(out, "\"balancer_ms\": 100") &&
+	       strstr(out, "\"capacity_ms\": 200") && strstr(out, "\"wasted_ms\": 7970.123"),
+	       "run --json: the wasted section (headline policy, the command's wait split, the tables)");
 	rc = run("report", "--json", path, NULL);
 	tap_ok(rc == 0 && !strcmp(out, read_file(path)),
 	       "report --json of run's JSON is byte-identical (%zu bytes)", strlen(out));
+	rc = run("compare", path, path, NULL);
+	tap_ok(rc == 0 && strstr(out, "an allowed CPU idle: the balancer's") &&
+	       strstr(out, "100 (33%)") && strstr(out, "all allowed busy: capacity, shares") &&
+	       strstr(out, "200 (67%)") && strstr(out, "DIE.missed/local_load 7960") &&
+	       strstr(out, "second minus first: the balancer's share") && strstr(out, "+0"),
+	       "compare: the wait split of the command, wasted-core time and the policy that wasted it");
 	rc = run("run", "--debugfs", dbg, "--no-bpf", "--label", "fx", "--note", "a note", "--",
 		 "true", NULL);
 	text = strdup(out);

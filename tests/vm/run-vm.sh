@@ -155,15 +155,21 @@ elif [ $done_seen -eq 0 ]; then
 	tail -n 40 "$console" | tr -d '\r' | sed 's/^/#   /'
 	sed 's/^/#   qemu: /' "$outdir/qemu.out"
 fi
-# Kernel health, whatever scenarios ran: every Oops, BUG, WARNING, RCU
-# stall, soft lockup, hung task and panic on the console is one failure in
-# test mode.  Kernel lines only (they carry a timestamp; the console also
-# mirrors the guest's TAP).  The known rmmod-vs-debugfs-open race
-# (stress/knownrace.awk, stress.lib) is dropped first, at most
+# Kernel health, whatever scenarios ran: every kernel line on the console
+# that matches the guest's pattern of a bad kernel line (DMESG_BAD in
+# guest/lib.sh, read from there: one pattern for both sides; Oops, BUG,
+# WARNING, stalls, lockups, hung tasks, general protection, UBSAN, KASAN,
+# list corruption, ...) is one failure in test mode.  Kernel lines only
+# (they carry a timestamp; the console also mirrors the guest's TAP).  The
+# known rmmod-vs-debugfs-open race (stress/knownrace.awk, stress.lib) is
+# dropped first, its own lines only, at most once per module load seen and
 # KNOWN_RACE_MAX (3) reports per run; more fail.
-kre='^\[ *[0-9]+\.[0-9]+\] .*(Kernel panic|BUG:|Oops|WARNING:|detected stall|self-detected stall|soft lockup|hung task|blocked for more than)'
+bad=$(sed -n "s/^DMESG_BAD='\(.*\)'\$/\1/p" "$(dirname "$0")/guest/lib.sh")
+[ -n "$bad" ] || { echo "# vm: no DMESG_BAD line in guest/lib.sh"; bad=BUG; }
+kre="^\[ *[0-9]+\.[0-9]+\] .*($bad)"
 race_max=3
-awk -v countfile="$outdir/races.n" -f "$(dirname "$0")/stress/knownrace.awk" "$console" > "$outdir/console.filtered"
+loads=$(sed -n 's/^# module loads in this boot: \([0-9]*\)$/\1/p' "$tap.clean" | tail -n 1)
+awk -v countfile="$outdir/races.n" -v loads="${loads:-0}" -f "$(dirname "$0")/stress/knownrace.awk" "$console" > "$outdir/console.filtered"
 races=$(cat "$outdir/races.n" 2>/dev/null || echo 0)
 kerrs=$(grep -cE "$kre" "$outdir/console.filtered")
 if [ "$kerrs" -gt 0 ]; then

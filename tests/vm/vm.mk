@@ -47,6 +47,8 @@ VM_ACCEL          ?= tcg,thread=single
 VM_TIMEOUT        ?= 900
 VM_SCENARIOS      ?=
 VM_EXTRA_FILES    ?=
+# the wasted-core scenarios' helpers (4x-wasted-*.sh source it)
+VM_EXTRA_FILES    += $(TOP)/tests/vm/guest/wasted.sh:/lib/vm/wasted.sh
 VM_EXTRA_TARGETS  ?=
 VM_KO             ?=
 VM_DIR            := $(BUILD)/vm$(VM_SUFFIX)

@@ -36,7 +36,7 @@
 /* CSV header written by `record` and required by `plot`. */
 #define CLI_RECORD_HEADER \
 	"time_s,cpu,load_avg,runnable_avg,util_avg,shadow,shadow_avg,nr_running," \
-	"lb_right,lb_wrong,lb_missed,lb_none"
+	"lb_right,lb_wrong,lb_missed,lb_none,wasted_ms,wasted_unknown_ms"
 
 /* Exit statuses shared by all subcommands (run passes CMD's through; docs/cli.md). */
 enum {

@@ -104,9 +104,10 @@ static int plot_read(const char *path, struct plot_data *d)
 		if (len == 0)
 			continue;
 		n = csv_split(line, fld, 16);
-		if (n != 12 || parse_num(fld[0], &r.t) || parse_num(fld[1], &cpu) ||
+		/* 14 fields: the wasted-core columns follow; plot draws the first 12 */
+		if (n != 14 || parse_num(fld[0], &r.t) || parse_num(fld[1], &cpu) ||
 		    cpu < 0 || cpu >= PLOT_MAX_CPUS) {
-			cli_err("plot", "%s: line %d: malformed row (%d fields, want 12)", path, lineno, n);
+			cli_err("plot", "%s: line %d: malformed row (%d fields, want 14)", path, lineno, n);
 			rc = CLI_EXIT_FAIL;
 			break;
 		}

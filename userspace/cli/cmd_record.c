@@ -5,7 +5,9 @@
  * Columns (CLI_RECORD_HEADER, documented in docs/cli.md): time since the
  * first sample, the CPU's real signals and shadow sums, and the
  * cumulative verdict counters of the `actual` tracker over the judged
- * idle types (empty when the lb audit is absent).  `-` cells are empty.
+ * idle types (empty when the lb audit is absent), and the CPU's wasted-core
+ * time and unknown time since reset (empty when the module has no wasted
+ * file).  `-` cells are empty.
  * With --perfetto FILE the same samples (same cpus table, same numbers)
  * also go to a Perfetto trace (pfrec.c), with the cgroup levels and the
  * lb_verdict records; -o is then optional.
@@ -44,10 +46,10 @@ static int record_sample(FILE *out, struct pfrec *pf, double t, uint64_t ts_ns)
 	static const char *const cols[] = {
 		"load_avg", "runnable_avg", "util_avg", "shadow", "shadow_avg", "nr_running",
 	};
-	struct dbgfs_table cpus, lb;
+	struct dbgfs_table cpus, lb, wasted;
 	struct dbgfs_error err;
 	struct lb_totals tot;
-	int rc, have_lb, cc;
+	int rc, have_lb, have_wasted, cc, wc;
 
 	rc = dbgfs_load(cli.debugfs, "cpus", &cpus, &err);
 	if (rc) {
@@ -60,6 +62,8 @@ static int record_sample(FILE *out, struct pfrec *pf, double t, uint64_t ts_ns)
 		cli_err("record", "%s (verdict columns left empty)", err.msg);
 	if (have_lb)
 		lb_sum_actual(&lb, &tot);
+	have_wasted = dbgfs_load(cli.debugfs, "wasted", &wasted, NULL) == 0;
+	wc = have_wasted ? dbgfs_col(&wasted, "cpu") : -1;
 	if (pf) {
 		struct dbgfs_table groups;
 		int have_groups = dbgfs_load(cli.debugfs, "groups", &groups, NULL) == 0;
@@ -67,6 +71,8 @@ static int record_sample(FILE *out, struct pfrec *pf, double t, uint64_t ts_ns)
 		pfrec_sample(pf, ts_ns, &cpus, have_groups ? &groups : NULL);
 		if (have_groups)
 			dbgfs_free(&groups);
+		if (have_wasted)
+			pfrec_wasted(pf, ts_ns, &wasted);
 		pfrec_drain(pf);
 	}
 	cc = dbgfs_col(&cpus, "cpu");
@@ -75,13 +81,26 @@ static int record_sample(FILE *out, struct pfrec *pf, double t, uint64_t ts_ns)
 		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 			cell(out, &cpus, r, cols[i]);
 		if (have_lb)
-			fprintf(out, ",%llu,%llu,%llu,%llu\n", (unsigned long long)tot.right,
+			fprintf(out, ",%llu,%llu,%llu,%llu", (unsigned long long)tot.right,
 				(unsigned long long)tot.wrong, (unsigned long long)tot.missed,
 				(unsigned long long)tot.none);
 		else
-			fputs(",,,,\n", out);
+			fputs(",,,,", out);
+		/* the wasted row of the same CPU (the files list CPUs alike, but match by number) */
+		{
+			const char *cpu = dbgfs_cell(&cpus, r, cc), *w = NULL, *u = NULL;
+
+			for (int k = 0; wc >= 0 && k < wasted.nrows; k++)
+				if (!strcmp(dbgfs_cell(&wasted, k, wc), cpu)) {
+					w = dbgfs_cell(&wasted, k, dbgfs_col(&wasted, "wasted_ms"));
+					u = dbgfs_cell(&wasted, k, dbgfs_col(&wasted, "unknown_ms"));
+				}
+			fprintf(out, ",%s,%s\n", w && strcmp(w, "-") ? w : "", u && strcmp(u, "-") ? u : "");
+		}
 	}
 	dbgfs_free(&cpus);
+	if (have_wasted)
+		dbgfs_free(&wasted);
 	if (have_lb)
 		dbgfs_free(&lb);
 	if (pf && pf->w.err) {

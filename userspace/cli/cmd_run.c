@@ -137,6 +137,7 @@ static int run_child(struct run_state *s)
 		cli_err("run", "%s: %s", s->o.cmd[0], strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);
 	}
+	report_wasted_track(r, cli.debugfs, pid);	/* CMD's own wait split */
 	/* Like time(1): Ctrl-C goes to CMD, we stay to print the report */
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);

@@ -186,6 +186,43 @@ void pfrec_sample(struct pfrec *r, uint64_t ts_ns, const struct dbgfs_table *cpu
 	r->samples++;
 }
 
+void pfrec_wasted(struct pfrec *r, uint64_t ts_ns, const struct dbgfs_table *wasted)
+{
+	int ccpu = dbgfs_col(wasted, "cpu"), cw = dbgfs_col(wasted, "wasted_ms");
+
+	for (int row = 0; ccpu >= 0 && cw >= 0 && row < wasted->nrows; row++) {
+		struct pfrec_cpu *c;
+		char name[64];
+		int64_t cpu;
+		double ms;
+		int grew;
+
+		if (dbgfs_s64(wasted, row, ccpu, &cpu) || cpu < 0)
+			continue;
+		c = pfrec_cpu(r, (int)cpu, NULL);
+		if (!c)
+			continue;
+		ms = strtod(dbgfs_cell(wasted, row, cw), NULL);
+		if (!c->wasted) {
+			snprintf(name, sizeof(name), "cpu%d wasted_ms", (int)cpu);
+			c->wasted = pft_counter_track(&r->w, c->track, name, 0);
+		}
+		pft_counter(&r->w, c->wasted, ts_ns, (int64_t)(ms + 0.5));
+		/* wasted during at least half of the interval since the last sample */
+		grew = c->wasted_ts && ts_ns > c->wasted_ts && ms >= c->wasted_ms &&
+		       (ms - c->wasted_ms) * 2e6 >= (double)(ts_ns - c->wasted_ts);
+		if (grew && !c->in_wasted) {
+			pft_slice_begin(&r->w, c->track, c->wasted_ts, "wasted", NULL, 0);
+			c->in_wasted = 1;
+		} else if (!grew && c->in_wasted) {
+			pft_slice_end(&r->w, c->track, c->wasted_ts, NULL, 0);
+			c->in_wasted = 0;
+		}
+		c->wasted_ms = ms;
+		c->wasted_ts = ts_ns;
+	}
+}
+
 /* Write one verdict record as an instant, every field whole. */
 static void pfrec_write_verdict(struct pfrec *r, const struct lbv_event *e)
 {
@@ -337,6 +374,10 @@ int pfrec_sample_debugfs(struct pfrec *r, const char *root, uint64_t ts_ns,
 	dbgfs_free(&cpus);
 	if (have_groups)
 		dbgfs_free(&groups);
+	if (dbgfs_load(root, "wasted", &groups, NULL) == 0) {
+		pfrec_wasted(r, ts_ns, &groups);
+		dbgfs_free(&groups);
+	}
 	pfrec_drain(r);
 	return 0;
 }
@@ -404,6 +445,9 @@ int pfrec_finish(struct pfrec *r, char *err, size_t errlen)
 	pfrec_verdicts_stop(r);
 	pfrec_flush_verdicts(r, UINT64_MAX);
 	pfrec_incomplete(r, r->overrun, r->too_long);
+	for (int i = 0; i < r->ncpus; i++)	/* a wasted slice still open ends at the last sample */
+		if (r->cpus[i].in_wasted)
+			pft_slice_end(&r->w, r->cpus[i].track, r->cpus[i].wasted_ts, NULL, 0);
 	pfrec_free(r);
 	return pft_commit(&r->w, err, errlen);
 }

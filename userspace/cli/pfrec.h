@@ -11,6 +11,10 @@
  *     cpu<n> shadow_avg ...      columns are ignored, missing ones skipped)
  *     cpu<n> <path> shadow       per queued cgroup level (groups file):
  *     cpu<n> <path> load_avg     0 at samples where it is not queued there
+ *     cpu<n> wasted_ms           wasted-core time since reset (wasted file)
+ *     "wasted" slices            on CPU <n>'s track: sample intervals in which
+ *                                its wasted time grew by at least half the
+ *                                interval (joined while it keeps growing)
  *   <command>                    run only: one slice spanning CMD
  *
  * Counter values are the files' numbers unchanged; a `-` cell writes no
@@ -42,6 +46,10 @@ struct pfrec_cpu {
 	uint64_t track;			/* "CPU n" */
 	uint64_t col[PFREC_NCOLS];	/* counter track per column, 0 if the file lacks it */
 	int have_cols;			/* col[] decided (from the first cpus table) */
+	uint64_t wasted;		/* "cpu<n> wasted_ms" counter track, 0 until seen */
+	double wasted_ms;		/* its value at the previous sample */
+	uint64_t wasted_ts;		/* that sample's time, 0 before the first */
+	int in_wasted;			/* a "wasted" slice is open */
 };
 
 struct pfrec_group {
@@ -82,6 +90,8 @@ int pfrec_verdicts_start(struct pfrec *r);
 /* One sample: counters of every CPU row and queued cgroup at ts_ns (groups may be NULL). */
 void pfrec_sample(struct pfrec *r, uint64_t ts_ns, const struct dbgfs_table *cpus,
 		  const struct dbgfs_table *groups);
+/* Wasted-core time of every CPU row of the wasted file at ts_ns: counters and slices. */
+void pfrec_wasted(struct pfrec *r, uint64_t ts_ns, const struct dbgfs_table *wasted);
 /* One verdict instant on its destination CPU's track (copied, written in timestamp order). */
 void pfrec_verdict(struct pfrec *r, const struct lbv_event *e);
 /* Move the verdict records read so far into the trace. */

@@ -14,6 +14,7 @@ static const struct report_section *const report_sections[] = {
 	&report_module_section,
 	&report_result_section,
 	&report_lb_section,
+	&report_wasted_section,
 	&report_cpus_section,
 	&report_latency_section,
 	&report_schedstat_section,
@@ -174,6 +175,13 @@ void report_free(struct report *r)
 		dbgfs_free(&r->lb.lb);
 	if (r->lb.have_att)
 		dbgfs_free(&r->lb.att);
+	if (r->wasted.have)
+		dbgfs_free(&r->wasted.cpus);
+	if (r->wasted.have_attrib)
+		dbgfs_free(&r->wasted.attrib);
+	if (r->wasted.have_cgroups)
+		dbgfs_free(&r->wasted.cgroups);
+	r->wasted.have = r->wasted.have_attrib = r->wasted.have_cgroups = 0;
 	r->module.have_info = r->cpus.have = r->lb.have_lb = r->lb.have_att = 0;
 	if (r->result.doc_owned)
 		jv_free(r->result.doc);

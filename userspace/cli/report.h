@@ -27,6 +27,7 @@
 #define SCHED_SHADOW_CLI_REPORT_H
 
 #include <stdio.h>
+#include <sys/types.h>
 #include "cli/cgroup.h"
 #include "cli/dbgfs.h"
 #include "cli/json.h"
@@ -58,6 +59,15 @@ struct report_cpus {
 	int have;
 	char why[REPORT_WHY_LEN];
 	struct dbgfs_table t;
+};
+
+/* Wasted-core time, its attribution and the wait split (report_wasted.c). */
+struct report_wasted {
+	int have, have_attrib, have_cgroups;
+	int tracked;			/* run's command was tracked (debugfs wasted_track) */
+	int absent;			/* read back from a report without this section */
+	char why[REPORT_WHY_LEN];
+	struct dbgfs_table cpus, attrib, cgroups;
 };
 
 struct report_cg_name {
@@ -111,6 +121,7 @@ struct report {
 	struct report_cpus cpus;
 	struct report_latency latency;
 	struct report_schedstat schedstat;
+	struct report_wasted wasted;
 };
 
 /*
@@ -148,9 +159,12 @@ extern const struct report_section report_lb_section;
 extern const struct report_section report_cpus_section;
 extern const struct report_section report_latency_section;
 extern const struct report_section report_schedstat_section;
+extern const struct report_section report_wasted_section;
 
 /* After the run: every section that reads the module collects (module section first). */
 void report_collect_module(struct report *r, const char *debugfs);
+/* The command's process is tracked for its own wait split (report_wasted.c). */
+void report_wasted_track(struct report *r, const char *debugfs, pid_t pid);
 /* BPF: read the collector's maps and name the cgroups (report_latency.c). */
 void report_latency_collect(struct report *r, struct lat_bpf *b);
 /* What CMD wrote, from path, when r->result.file says there is one (report_result.c). */

@@ -31,6 +31,7 @@ static const struct report_section *const cmp_sections[] = {
 	&report_result_section,
 	&report_latency_section,
 	&report_lb_section,
+	&report_wasted_section,
 	&report_cpus_section,
 	&report_schedstat_section,
 };

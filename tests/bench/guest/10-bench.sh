@@ -31,7 +31,7 @@ while [ $r -le $BENCH_ROUNDS ]; do
 		bench_config $c || { fail=1; continue; }
 		state=$(bench_audit_state)
 		case $c:$state in
-		none:-|bpf:-|noaudit:inactive:*|ftrace:inactive:*|all:active:*|stats:active:*) ;;
+		none:-|bpf:-|noaudit:inactive:*|ftrace:inactive:*|all:active:*|stats:active:*|nowasted:active:*) ;;
 		*) fail=1; diag "round $r: $c has audit state $state" ;;
 		esac
 		sync
@@ -56,7 +56,9 @@ while [ $r -le $BENCH_ROUNDS ]; do
 		fi
 		if [ $c = stats ]; then
 			cp $SS/stats /tmp/stats.round$r
+			cp $SS/info /tmp/info.round$r	# wasted-core sampler's cost (report.py)
 		fi
+		[ $c = nowasted ] && cp $SS/stats /tmp/stats-nowasted.round$r	# the same without it
 		diag "round $r $c: msgbench $m; bench p99 ${p99:--} us rps ${rps:--}"
 		set -- $BENCH_CONFIGS
 	done
@@ -66,3 +68,5 @@ bench_config none
 check $fail "bench: $BENCH_ROUNDS rounds of: $BENCH_CONFIGS"
 vm_export bench.csv $OUT
 [ -f /tmp/stats.round1 ] && vm_export bench-stats.txt /tmp/stats.round$BENCH_ROUNDS
+[ -f /tmp/info.round1 ] && vm_export bench-info.txt /tmp/info.round$BENCH_ROUNDS
+[ -f /tmp/stats-nowasted.round1 ] && vm_export bench-stats-nowasted.txt /tmp/stats-nowasted.round$BENCH_ROUNDS

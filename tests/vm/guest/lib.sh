@@ -93,7 +93,12 @@ vm_export() {
 }
 
 # --- kernel log --------------------------------------------------------
-DMESG_BAD='WARNING|BUG|Oops|RCU stall|detected stall|self-detected stall|soft lockup|hard LOCKUP|hung task|blocked for more than|general protection|Call Trace|kernel panic|Kernel panic|UBSAN|KASAN|list_add corruption|list_del corruption'
+# The one pattern of a bad kernel line, for the guest (dmesg) and the host
+# (run-vm.sh reads this very line and applies it to the console's kernel
+# lines): warnings, BUGs and Oopses, stalls and lockups, hung tasks, general
+# protection faults, invalid opcodes (BUG() on x86), sanitizer reports and
+# list corruption.  Keep it one single-quoted line.
+DMESG_BAD='WARNING|BUG|Oops|RCU stall|detected stall|self-detected stall|soft lockup|hard LOCKUP|hung task|blocked for more than|general protection|invalid opcode|Call Trace|kernel panic|Kernel panic|UBSAN|KASAN|KFENCE|list_add corruption|list_del corruption|list corruption'
 
 dmesg_mark() { dmesg | wc -l; }
 dmesg_since() { dmesg | tail -n +$(($1 + 1)); }

@@ -55,6 +55,125 @@ PY
 	ok $? "$name --json follows the sched_shadow/v1 schema"
 done
 
+# The CLI's renderings of one debugfs snapshot against the snapshot itself:
+# every row and every value of cpus, groups and lb, in text (the table's
+# header names the columns), --json and --prom.
+snap=$out/cli-snap.tar
+if [ ! -s "$snap" ]; then
+	ok 1 "snapshot renderings exported by the guest ($snap missing)"
+else
+	sd=$(mktemp -d) sdone=0
+	tar -C "$sd" -xf "$snap"
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok 0 "snapshot: ${line#ok - }" ;;
+		"not ok - "*) ok 1 "snapshot: ${line#not ok - }" ;;
+		"checks done") sdone=1 ;;
+		*) echo "$line" ;;
+		esac
+	done < <(python3 - "$sd" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+
+def table(path):
+    """a debugfs table: (header, rows as dicts)"""
+    lines = [l.rstrip("\n") for l in open(path)]
+    hdr = lines[1].split()
+    return hdr, [dict(zip(hdr, l.split())) for l in lines[2:] if l.strip()]
+
+def unesc(p):
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), p)
+
+def text_rows(path, hdr):
+    """the CLI's text table: the line that names the columns, then every
+    line with that many fields (the units line has fewer)"""
+    rows, names = [], None
+    for l in open(path):
+        if l.startswith("#") or not l.strip():
+            continue
+        t = l.split()
+        if names is None:
+            names = t
+            continue
+        if len(t) == len(names):
+            rows.append(dict(zip(names, t)))
+    return names, rows
+
+def key(tbl, r):
+    return {"cpus": lambda r: r["cpu"], "groups": lambda r: (r["cpu"], r["cgid"]),
+            "lb": lambda r: (r["domain"], r["idle"], r["tracker"])}[tbl](r)
+
+def diff(k, g, w):
+    if g is None:
+        return "%s: missing" % (k,)
+    return "%s: %s" % (k, ", ".join("%s %s != %s" % (c, g.get(c), w.get(c))
+                                     for c in w if g.get(c) != w.get(c)))
+
+def report(good, name, bad):
+    print(("ok" if good else "not ok") + " - " + name)
+    for b in bad[:3]:
+        print("# " + b)
+
+for tbl in ("cpus", "groups", "lb"):
+    hdr, rows = table("%s/debugfs/%s" % (d, tbl))
+    want = {key(tbl, r): r for r in rows}
+    # text
+    bad = []
+    names, trows = text_rows("%s/out/%s.txt" % (d, tbl), hdr)
+    if names != hdr:
+        bad.append("columns %s" % names)
+    got = {key(tbl, r): r for r in trows} if names == hdr else {}
+    for k, r in want.items():
+        if got.get(k) != r:
+            bad.append(diff(k, got.get(k), r))
+    bad += ["extra row %s" % (k,) for k in got if k not in want]
+    report(not bad and want, "%s text: the %d rows of the snapshot, every column as read" % (tbl, len(want)), bad)
+    # json
+    bad = []
+    j = json.load(open("%s/out/%s.json" % (d, tbl)))
+    jr = j.get("lb" if tbl == "lb" else tbl) or []
+    got = {}
+    for r in jr:
+        rr = {c: ("-" if r.get(c) is None else str(r.get(c))) for c in hdr}
+        if tbl == "groups":
+            rr["path"] = r.get("path")
+        got[key(tbl, rr)] = rr
+    for k, r in want.items():
+        w = dict(r)
+        if tbl == "groups":
+            w["path"] = unesc(w["path"])
+        if got.get(k) != w:
+            bad.append(diff(k, got.get(k), w))
+    bad += ["extra row %s" % (k,) for k in got if k not in want]
+    report(not bad and want, "%s --json: the %d rows of the snapshot, every value" % (tbl, len(want)), bad)
+    # prom: every numeric value of cpus and groups (lb: its per-verdict counters)
+    if tbl == "lb":
+        continue
+    prom = {}
+    for l in open("%s/out/%s.prom" % (d, tbl)):
+        m = re.match(r"^(sched_shadow_[a-z_]+)\{(.*)\} (\S+)$", l.strip())
+        if m:
+            lab = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2)))
+            prom[(m.group(1), lab.get("cpu"), lab.get("cgid"))] = float(m.group(3))
+    bad, n = [], 0
+    pre = "sched_shadow_cpu_" if tbl == "cpus" else "sched_shadow_group_"
+    for k, r in want.items():
+        for c in hdr:
+            if c in ("cpu", "cgid", "path") or not re.match(r"^[0-9]+$", r[c]):
+                continue
+            pk = (pre + c, r["cpu"], r.get("cgid"))
+            if pk in prom:
+                n += 1
+                if prom[pk] != float(r[c]):
+                    bad.append("%s%s: %g != %s" % (pre, c, prom[pk], r[c]))
+    report(not bad and n, "%s --prom: %d metric values equal the snapshot's" % (tbl, n), bad)
+print("checks done")
+PY
+)
+	rm -rf "$sd"
+	ok $((1 - sdone)) "snapshot: the comparison ran to the end"
+fi
+
 csv=$out/cli-rec.csv
 if [ ! -s "$csv" ]; then
 	ok 1 "record CSV exported by the guest ($csv missing)"

@@ -54,20 +54,23 @@ for w in $weights; do
 	[ $i -lt $n ] || break
 	cg_rm /s5c$i
 	vals=$(awk -v c=$i '$2 == c { printf " %s/%s", $3, $4 }' /tmp/s5)
-	agree=$(awk -v c=$i '$2 == c && $3 != "-" && $4 != "none" {
-		d = $3 - $4; if (d < 0) d = -d; if (d <= 0.05 * $4 || d <= 1) n++ } END { print n + 0 }' /tmp/s5)
-	rounds=$(awk -v c=$i '$2 == c' /tmp/s5 | wc -l)
 	# most rounds: the two reads are not atomic (see the top), but a
-	# steady hog's load_avg moves by a few units between them.  On the
-	# readers' CPU the reader itself comes and goes between the module's
-	# last event and the dump (one 6.1 run: module 4966 in four rounds, the
-	# dump 4097, 4966, 4099, 4497): one agreeing round is needed there,
-	# which still fails a module reading another CPU or field (the hogs'
-	# weights differ by 20 % or more)
-	need=$(( rounds / 2 + 1 )) what="most needed"
-	[ $i -eq "$reader" ] && need=1 what="one needed, readers' CPU"
+	# steady hog's load_avg moves by a few units between them: within 5 %.
+	# On the readers' CPU the reader itself comes and goes between the
+	# module's last event and the dump (one 6.1 run: module 4966 in four
+	# rounds, the dump 4097, 4966, 4099, 4497: the module saw the reader's
+	# fresh load, the dump did not): there the module may carry up to half
+	# again the dump's value, still in most rounds, which a module reading a
+	# doubled value, another CPU or another field fails (the hogs' weights
+	# differ by 20 % or more)
+	hi=1.05 lo=0.95 what="within 5%"
+	[ $i -eq "$reader" ] && hi=1.5 what="within -5%/+50%, readers' CPU"
+	agree=$(awk -v c=$i -v hi=$hi -v lo=$lo '$2 == c && $3 != "-" && $4 != "none" {
+		if (($3 >= lo * $4 - 1 && $3 <= hi * $4 + 1)) n++ } END { print n + 0 }' /tmp/s5)
+	rounds=$(awk -v c=$i '$2 == c' /tmp/s5 | wc -l)
+	need=$(( rounds / 2 + 1 ))
 	check "$([ "$rounds" -ge 3 ] && [ "$agree" -ge "$need" ] && echo 0 || echo 1)" \
-		"sched/debug: cpu$i load_avg agrees within 5% in $agree of $rounds rounds ($what; weight $w)"
+		"sched/debug: cpu$i load_avg agrees $what in $agree of $rounds rounds (most needed; weight $w)"
 	diag "cpu$i module/kernel:$vals"
 	i=$((i + 1))
 done

@@ -100,27 +100,34 @@ tid=
 for t in /proc/$pid/task/*; do [ "${t##*/}" != "$pid" ] && tid=${t##*/}; done
 taskset -p 0xc "$tid" > /dev/null
 sleep 0.3
-bg s22d catn -n 300 -i 2 "$SS/cpus"
+# the hog's own /proc stat in every round: where it is queued (field 39)
+# and its state (field 3), the oracle for "the hog waits on cpu2"
+bg s22d catn -n 300 -i 2 "$SS/cpus" /proc/$pid/task/$tid/stat
 rtspin -c $rcpu -t 600 -n 1 -p 50 2>/tmp/l22b.rt.err
 sleep 0.1
 bg_stop
 awk -v cpu=$rcpu '
-	/^=== ROUND/ { hdr = 0; next }
+	/^=== ROUND/ { hdr = 0; f = $4; next }
+	f ~ /stat$/ { hc = $39; hs = $3; if (row != "") print row, hc, hs; row = ""; next }
 	/^# / { next }
 	!hdr { for (i = 1; i <= NF; i++) c[$i] = i; hdr = 1; next }
-	$1 == cpu { print $(c["nr_running"]), $(c["h_nr_running"]), $(c["movable"]) }' /tmp/s22d.log > /tmp/l22b.rows
+	$1 == cpu { row = $(c["nr_running"]) " " $(c["h_nr_running"]) " " $(c["movable"]) }' /tmp/s22d.log > /tmp/l22b.rows
 nrows=$(wc -l < /tmp/l22b.rows)
-# samples where a CFS task is queued behind an RT task on cpu2
-rt_rows=$(awk '$1 != "-" && $1 > $2 && $2 >= 1' /tmp/l22b.rows | wc -l)
-mv_rt=$(awk '$3 != "-" && $3 >= 1 && $1 > $2 && $2 >= 1 { n++ } END { print n + 0 }' /tmp/l22b.rows)
-diag "phase B: cpu$rcpu (nr_running h_nr_running movable), state x repeats over $nrows samples:"
-awk '{ k = $1 "/" $2 "/" $3; if (k == p) { n++; next } if (p != "") o = o " " p "x" n; p = k; n = 1 }
+# samples where the hog is queued on cpu2 (its stat: CPU 2, state R) while
+# an RT task is there too (nr_running > h_nr_running): it waits behind it
+rt_rows=$(awk -v cpu=$rcpu '$1 != "-" && $1 > $2 && $2 >= 1 && $4 == cpu && $5 == "R"' /tmp/l22b.rows | wc -l)
+mv_rt=$(awk -v cpu=$rcpu '$3 != "-" && $3 >= 1 && $1 > $2 && $2 >= 1 && $4 == cpu && $5 == "R" { n++ } END { print n + 0 }' /tmp/l22b.rows)
+diag "phase B: cpu$rcpu (nr_running h_nr_running movable) and the hog's CPU and state, x repeats over $nrows samples:"
+awk '{ k = $1 "/" $2 "/" $3 " hog:" $4 $5; if (k == p) { n++; next } if (p != "") o = o " " p "x" n; p = k; n = 1 }
 	END { if (p != "") o = o " " p "x" n; print o }' /tmp/l22b.rows | fold -w 150 | diag
-# Not every CFS task behind the RT task is movable (a pinned kworker is
-# not), and the balancer may move the hog to cpu3 after a while: ask for a
-# sustained run of samples showing it, not for all of them.
-if [ "$mv_rt" -ge 5 ]; then
-	ok "lb rt preempt: cpus shows the preempted CFS task as movable on cpu$rcpu ($mv_rt of $rt_rows samples with a CFS task behind an RT task)"
+# The balancer may move the hog to cpu3 after a while (6.1: 43 samples,
+# ~90 ms, had it behind the RT task; 7.3: two per-CPU kthreads stay queued
+# behind the RT task after it left, pinned, rightly not movable): in the
+# samples where the hog's own stat says it is queued on cpu2 behind the RT
+# task, at least 10 of them, 90 % show movable >= 1 (the two files are
+# not read at one instant)
+if [ "$rt_rows" -ge 10 ] && [ $((mv_rt * 10)) -ge $((rt_rows * 9)) ]; then
+	ok "lb rt preempt: cpus shows the preempted CFS task as movable on cpu$rcpu ($mv_rt of $rt_rows samples with the hog queued there behind an RT task, >= 90 %)"
 else
-	not_ok "lb rt preempt: cpus shows the preempted CFS task as movable on cpu$rcpu" "$mv_rt of $rt_rows samples with a CFS task behind an RT task show movable >= 1 (want >= 5)"
+	not_ok "lb rt preempt: cpus shows the preempted CFS task as movable on cpu$rcpu" "$mv_rt of $rt_rows samples with the hog queued there behind an RT task show movable >= 1 (want >= 10 samples, 90 % of them)"
 fi

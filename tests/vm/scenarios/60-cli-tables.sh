@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# plan: 17
+# plan: 18
 # Scenario 60: the sched-shadow CLI against the real module: status, cpus,
 # groups, lb in text and --json/--prom, and record.  The JSON documents and
 # the CSV are exported for tests/vm/host/60-cli-tables.sh, which parses the
-# JSON and plots the CSV on the host.
+# JSON and plots the CSV on the host.  Then every file of the module's
+# debugfs is copied once (a snapshot, with a hog in a nested cgroup whose
+# name holds a space) and the CLI renders cpus, groups and lb from that copy
+# (--debugfs DIR) in text, --json and --prom: the host compares every row
+# and every value of each rendering with the snapshot itself.
 # timeout: 120
 need_module "cli: module loaded" || return 0
 
@@ -82,6 +86,29 @@ vm_export cli-rec.csv /tmp/rec.csv
 
 out=$($CLI watch -n 2 -i 0.2 2>&1); rc=$?
 if [ $rc -eq 0 ] && [ "$(echo "$out" | grep -c -- '--- sample')" -eq 2 ]; then ok "cli: watch -n 2 (not a tty)"; else not_ok "cli: watch -n 2 (not a tty)" "rc=$rc"; fi
+
+# the snapshot: the CLI's three renderings of one copy of the tables
+cg_mk "/s60/sp ace"
+bg cli-hog3 burn -t 1 -s 0 -d 0 -q --cpu 2 --cgroup "/s60/sp ace"
+sleep 1
+S=/tmp/snap60
+rm -rf $S && mkdir -p $S/debugfs $S/out
+for f in "$SS"/*; do
+	[ -r "$f" ] && [ -f "$f" ] && cat "$f" > "$S/debugfs/${f##*/}" 2>/dev/null
+done
+rc=0
+for cmd in cpus groups lb; do
+	$CLI --debugfs $S/debugfs $cmd > $S/out/$cmd.txt 2>$S/out/$cmd.err || rc=1
+	$CLI --debugfs $S/debugfs $cmd --json > $S/out/$cmd.json 2>>$S/out/$cmd.err || rc=1
+	$CLI --debugfs $S/debugfs $cmd --prom > $S/out/$cmd.prom 2>>$S/out/$cmd.err || rc=1
+done
+bg_stop
+cg_rm /s60
+(cd $S && tar cf /tmp/cli-snap.tar debugfs out)
+nrows=$(($(wc -l < $S/debugfs/groups) - 2))
+check "$([ $rc -eq 0 ] && [ "$nrows" -gt 0 ] && grep -q 'sp\\040ace' $S/debugfs/groups && echo 0 || echo 1)" \
+	"cli: cpus, groups, lb rendered from one debugfs snapshot in text, --json and --prom ($nrows groups rows)"
+vm_export cli-snap.tar /tmp/cli-snap.tar
 
 $CLI reset > /dev/null 2>&1; rc=$?
 pub=$(ss_sum published)

@@ -38,8 +38,12 @@ run_case() {	# run_case NAME [run options...]
 	else
 		not_ok "cli run ($name): BPF collected in the guest" "$(grep -A3 '"bpf"' /tmp/run-$name.json)"
 	fi
-	[ -s /tmp/bench-$name.json ]
-	check $? "cli run ($name): bench wrote its JSON"
+	# the bench's own numbers, not only a file: requests and wakeups
+	# counted, one latency sample per request (the host parses the rest)
+	jn() { grep -o "\"$1\": *[0-9]*" /tmp/bench-$name.json | head -n 1 | grep -o '[0-9]*$'; }
+	set -- "$(jn requests)" "$(jn wakeups)" "$(jn samples)"
+	[ -n "$1$2$3" ] && [ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ] && [ "${3:-x}" = "$1" ]
+	check $? "cli run ($name): bench wrote its JSON with its counts (requests ${1:-?}, wakeups ${2:-?}, latency samples ${3:-?})"
 	vm_export run-$name.json /tmp/run-$name.json
 	vm_export bench-$name.json /tmp/bench-$name.json
 }

@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers of the wasted-core scenarios (tests/vm/scenarios/4x-wasted-*.sh),
+# sourced after lib.sh.  A "window" is one measured stretch of a scenario:
+# the module's counters are reset at its start and read at its end, and
+# the raw scheduler events of the same stretch are recorded through
+# tracefs for the host's independent oracle (tests/vm/host/wasted_oracle.py),
+# with what it needs to know each task's affinity and cgroup over time:
+#   - a snapshot of every task's affinity and cgroup when tracing starts
+#     and when it stops (tid comm cpus cgroup);
+#   - sched_process_fork (children inherit both), cgroup_attach_task;
+#   - burn --trace-marker's "burn: affinity tid=T cpus=LIST" markers at
+#     each thread's start and at each widening;
+#   - "wasted: window NAME begin/end" markers around the counted stretch.
+# w_window_end exports NAME.tar.gz: trace, snapshots, the module's tables,
+# info, and the topology (domain spans per CPU, packages).
+
+T=/sys/kernel/tracing
+W_EVENTS="sched/sched_switch sched/sched_wakeup sched/sched_wakeup_new sched/sched_migrate_task
+sched/sched_process_fork sched/sched_process_exit cgroup/cgroup_attach_task
+sched_shadow/wasted_interval sched_shadow/lb_verdict"
+
+# one line per task: tid comm cpus cgroup (comm without spaces)
+w_tasks() {
+	grep -H -E '^(Name|Cpus_allowed_list):' /proc/[0-9]*/task/[0-9]*/status 2>/dev/null |
+		awk -F'\t' '{ split($1, a, "/"); tid = a[5]; k = a[6]; sub(/^status:/, "", k)
+			v = $2; gsub(/ /, "_", v)
+			if (k == "Name:") name[tid] = v; else cpus[tid] = v }
+			END { for (t in cpus) print t, (t in name) ? name[t] : "?", cpus[t] }' > /tmp/w.status
+	grep -H '^0::' /proc/[0-9]*/task/[0-9]*/cgroup 2>/dev/null |
+		sed 's|^/proc/[0-9]*/task/\([0-9]*\)/cgroup:0::|\1 |' > /tmp/w.cgroup
+	awk 'NR == FNR { cg[$1] = $2; next } { print $1, $2, $3, ($1 in cg) ? cg[$1] : "?" }' \
+		/tmp/w.cgroup /tmp/w.status
+}
+
+# w_trace_start NAME: clear the trace, enable the events, snapshot the tasks
+w_trace_start() {
+	local e
+	echo 0 > $T/tracing_on
+	echo > $T/trace
+	echo mono > $T/trace_clock 2>/dev/null
+	echo 4096 > $T/buffer_size_kb
+	for e in $W_EVENTS; do
+		[ -e "$T/events/$e/enable" ] && echo 1 > "$T/events/$e/enable"
+	done
+	echo 1 > $T/tracing_on
+	w_tasks > "/tmp/$1.tasks0"
+}
+
+# w_window_begin NAME: reset the module's counters, mark the window's start
+w_window_begin() {
+	echo 1 > "$SS/reset"
+	echo "wasted: window $1 begin" > $T/trace_marker
+}
+
+# w_window_end NAME: mark the end, pause the module, read its tables, resume, stop tracing, export
+w_window_end() {
+	local name=$1 e d c n lost
+	echo "wasted: window $name end" > $T/trace_marker
+	# pause the module (as run does): its next sample stops the sampler, so
+	# every table below covers the same window, the one `wasted` prints (read
+	# one after the other while it counted, the cgroup rows had up to a few
+	# hundred ms more than the CPU rows: 7.2, /w43/c 292 vs 223 ms)
+	echo 0 > "$SS/enable"
+	sleep 0.1
+	cat "$SS/wasted" > "/tmp/$name.wasted"
+	cat "$SS/wasted_cgroups" > "/tmp/$name.wasted_cgroups"
+	cat "$SS/wasted_attrib" > "/tmp/$name.wasted_attrib"
+	cat "$SS/info" > "/tmp/$name.info"
+	cat "$SS/lb_attempts" > "/tmp/$name.lb_attempts" 2>/dev/null
+	echo 1 > "$SS/enable"
+	echo 0 > $T/tracing_on
+	w_tasks > "/tmp/$name.tasks1"
+	lost=0
+	for d in $T/per_cpu/cpu*; do
+		n=$(awk '$1 == "overrun:" { print $2 }' "$d/stats")
+		lost=$((lost + ${n:-0}))
+	done
+	echo "$lost" > "/tmp/$name.lost"
+	grep -v '^#' $T/trace > "/tmp/$name.trace"
+	for e in $W_EVENTS; do
+		[ -e "$T/events/$e/enable" ] && echo 0 > "$T/events/$e/enable"
+	done
+	echo > $T/trace
+	# topology: cpu, package, and each domain's name and span (sched debugfs, 6.x; procfs, 5.10)
+	: > "/tmp/$name.topo"
+	for c in /sys/devices/system/cpu/cpu[0-9]*; do
+		n=${c##*cpu}
+		echo "cpu $n package $(cat $c/topology/physical_package_id 2>/dev/null) online $(cat $c/online 2>/dev/null || echo 1)" >> "/tmp/$name.topo"
+		for d in /sys/kernel/debug/sched/domains/cpu$n/domain* /proc/sys/kernel/sched_domain/cpu$n/domain*; do
+			[ -r "$d/name" ] || continue
+			echo "domain $n ${d##*domain} $(cat $d/name) $(cat $d/span 2>/dev/null || echo ?)" >> "/tmp/$name.topo"
+		done
+	done
+	[ -f "/tmp/$name.lb_attempts" ] || : > "/tmp/$name.lb_attempts"
+	(cd /tmp && tar -cf - "$name.trace" "$name.tasks0" "$name.tasks1" "$name.wasted" \
+		"$name.wasted_cgroups" "$name.wasted_attrib" "$name.info" "$name.topo" "$name.lost" \
+		"$name.lb_attempts" | gzip -c > "/tmp/$name.tar.gz")
+	echo "$name" >> /tmp/wasted-windows
+	vm_export "wasted-$name.tar.gz" "/tmp/$name.tar.gz"
+}
+
+# w_val FILE CPU COLUMN: one value of a saved `wasted` table (by header name)
+w_val() {
+	awk -v cpu="$2" -v col="$3" 'NR == 2 { for (k = 1; k <= NF; k++) c[$k] = k; next }
+		NR > 2 && $1 == cpu { print $(c[col]); f = 1 } END { if (!f) print "-" }' "$1"
+}
+
+# w_top FILE CPU: the attribution row with the most time for CPU (domain verdict reason cause ms attempts)
+w_top() {
+	awk -v cpu="$2" 'NR > 2 && $1 == cpu && $6 + 0 > best { best = $6 + 0; r = $2 " " $3 " " $4 " " $5 " " $6 " " $7 }
+		END { print (r == "") ? "- - - - 0 0" : r }' "$1"
+}
+
+# w_attr_sum FILE CPU: the sum of CPU's attribution rows (ms)
+w_attr_sum() {
+	awk -v cpu="$2" 'NR > 2 && $1 == cpu { s += $6 } END { printf "%.3f\n", s }' "$1"
+}
+
+# w_cg FILE PATH COLUMN: one value of a saved wasted_cgroups table
+w_cg() {
+	awk -v p="$2" -v col="$3" 'NR == 2 { for (k = 1; k <= NF; k++) c[$k] = k; next }
+		NR > 2 && $NF == p { print $(c[col]); f = 1 } END { if (!f) print "-" }' "$1"
+}
