@@ -46,7 +46,7 @@ diag "debugfs mount mode back to $(stat -c %a /sys/kernel/debug)"
 bad=
 for f in $files; do
 	m=$(stat -c '%a %u %g' "$f")
-	case ${f##*/} in reset) w="200 0 0" ;; enable|lb_dump_every) w="600 0 0" ;; *) w="400 0 0" ;; esac
+	case ${f##*/} in reset) w="200 0 0" ;; enable|lb_dump_every|wasted_track) w="600 0 0" ;; *) w="400 0 0" ;; esac
 	[ "$m" = "$w" ] || bad="$bad ${f##*/}:$m"
 done
 [ -z "$bad" ] && ok "$T: modes 0400/0600/0200, owner root:root" || not_ok "$T: modes 0400/0600/0200, owner root:root" "$bad"
