@@ -50,11 +50,19 @@ trace_off() {
 	grep 'lb_verdict:' $TR/trace > /tmp/s36.$1
 	echo > $TR/trace
 }
-count() {	# count NAME WANT -> "judged voids want other-reasons"
-	awk -v want="$2" '{ n++ } / verdict=void / { v++; r = $0; sub(/.* reason=/, "", r); sub(/ .*/, "", r)
-		if (r == want) w++; else o[r]++ }
-		END { s = ""; for (k in o) s = s k ":" o[k] ","; print n + 0, v + 0, w + 0, (s == "" ? "-" : s) }' /tmp/s36.$1
+# count NAME WANT -> "judged voids-not-work_unknown want other-reasons work_unknown"
+# work_unknown is the audit's own race detector (a CPU's published waiters
+# not of the model's moment: docs/debugfs.md), independent of the cause a
+# phase induces; the duty tasks' churn makes it: counted apart, and bounded
+# (ok_wu: at most 1 in 20 judged attempts), so every other void must be the
+# phase's own reason.
+count() {
+	awk -v want="$2" '{ n++ } / verdict=void / { r = $0; sub(/.* reason=/, "", r); sub(/ .*/, "", r)
+		if (r == "work_unknown") { u++; next }
+		v++; if (r == want) w++; else o[r]++ }
+		END { s = ""; for (k in o) s = s k ":" o[k] ","; print n + 0, v + 0, w + 0, (s == "" ? "-" : s), u + 0 }' /tmp/s36.$1
 }
+ok_wu() { [ $(($2 * 20)) -le "$1" ]; }	# ok_wu JUDGED WORK_UNKNOWN
 duty
 sleep 1
 # 1. control
@@ -63,8 +71,8 @@ sleep 1.5
 trace_off ctl
 # shellcheck disable=SC2046 # the counts, split on purpose
 set -- $(count ctl none)
-diag "control: $1 judged attempts, $2 void (reasons: $4)"
-res "$([ "$1" -gt 0 ] && [ "$2" -eq 0 ]; echo $?)" "$T: control: $1 judged attempts in 1.5 s, none void" "void $2: $4"
+diag "control: $1 judged attempts, $2 void other than work_unknown (reasons: $4), work_unknown $5"
+res "$([ "$1" -gt 0 ] && [ "$2" -eq 0 ] && ok_wu "$1" "$5"; echo $?)" "$T: control: $1 judged attempts in 1.5 s, none void but work_unknown ($5, at most 5%)" "void $2: $4; work_unknown $5"
 
 # 2. walk_failed: reload with the smallest budget, 20 hogs on cpu1
 bg_stop
@@ -80,9 +88,9 @@ if modload "$KO" walk_budget=16 > /tmp/insmod.err 2>&1; then
 	att=$(awk 'NR > 2 && $3 == "void" && $4 == "walk_failed" { n += $5 } END { print n + 0 }' "$SS/lb_attempts" 2>/dev/null)
 	# shellcheck disable=SC2046 # the counts, split on purpose
 	set -- $(count wf walk_failed)
-	diag "walk_budget=16, 20 hogs on cpu1 (void $v1): $1 judged, $2 void, $3 walk_failed (other reasons: $4); lb_attempts void walk_failed rows: $att"
-	res "$([ "$3" -gt 0 ] && [ "$2" -eq "$3" ]; echo $?)" \
-		"$T: walk_failed on cpu1: $3 void verdicts say walk_failed, none another reason" "void $2, walk_failed $3, others $4"
+	diag "walk_budget=16, 20 hogs on cpu1 (void $v1): $1 judged, $2 void, $3 walk_failed (other reasons: $4; work_unknown $5); lb_attempts void walk_failed rows: $att"
+	res "$([ "$3" -gt 0 ] && [ "$2" -eq "$3" ] && ok_wu "$1" "$5"; echo $?)" \
+		"$T: walk_failed on cpu1: $3 void verdicts say walk_failed, none another reason but work_unknown ($5)" "void $2, walk_failed $3, others $4, work_unknown $5"
 	bg_stop
 else
 	not_ok "$T: walk_failed on cpu1" "walk_budget=16: $(cat /tmp/insmod.err)"
@@ -99,8 +107,8 @@ while [ $i -lt 100 ]; do echo 1 > "$SS/reset"; usleep 20000; i=$((i + 1)); done
 trace_off rs
 # shellcheck disable=SC2046 # the counts, split on purpose
 set -- $(count rs reset)
-diag "100 resets: $1 judged, $2 void, $3 reset (other reasons: $4)"
-res "$([ "$3" -gt 0 ] && [ "$2" -eq "$3" ]; echo $?)" "$T: reset: $3 void verdicts say reset, none another reason" "void $2, reset $3, others $4"
+diag "100 resets: $1 judged, $2 void, $3 reset (other reasons: $4; work_unknown $5)"
+res "$([ "$3" -gt 0 ] && [ "$2" -eq "$3" ] && ok_wu "$1" "$5"; echo $?)" "$T: reset: $3 void verdicts say reset, none another reason but work_unknown ($5)" "void $2, reset $3, others $4, work_unknown $5"
 
 # 4. enable toggled
 trace_on
@@ -109,8 +117,8 @@ while [ $i -lt 40 ]; do echo 0 > "$SS/enable"; usleep 20000; echo 1 > "$SS/enabl
 trace_off en
 # shellcheck disable=SC2046 # the counts, split on purpose
 set -- $(count en disabled)
-diag "40 enable toggles: $1 judged, $2 void, $3 disabled (other reasons: $4)"
-res "$([ "$3" -gt 0 ] && [ "$2" -eq "$3" ]; echo $?)" "$T: enable toggles: $3 void verdicts say disabled, none another reason" "void $2, disabled $3, others $4"
+diag "40 enable toggles: $1 judged, $2 void, $3 disabled (other reasons: $4; work_unknown $5)"
+res "$([ "$3" -gt 0 ] && [ "$2" -eq "$3" ] && ok_wu "$1" "$5"; echo $?)" "$T: enable toggles: $3 void verdicts say disabled, none another reason but work_unknown ($5)" "void $2, disabled $3, others $4, work_unknown $5"
 
 # 5. hotplug
 hp=/sys/devices/system/cpu/cpu4/online
@@ -130,10 +138,10 @@ if [ -w $hp ]; then
 	noff=$(echo "$offv" | tr ' ' '\n' | grep -c '^hotplug$')
 	# shellcheck disable=SC2046 # the counts, split on purpose
 	set -- $(count hp hotplug)
-	diag "6 offline/online cycles of cpu4: cpus void of cpu4 while offline:$offv; $1 judged, $2 void, $3 hotplug (other reasons: $4)"
-	res "$([ "$noff" -eq 6 ] && [ "$1" -gt 0 ] && [ "$2" -eq "$3" ]; echo $?)" \
-		"$T: hotplug: cpu4 void hotplug while offline (6 of 6), $1 judged attempts, $3 void verdicts all say hotplug" \
-		"offline:$offv; judged $1, void $2, hotplug $3, others $4"
+	diag "6 offline/online cycles of cpu4: cpus void of cpu4 while offline:$offv; $1 judged, $2 void, $3 hotplug (other reasons: $4; work_unknown $5)"
+	res "$([ "$noff" -eq 6 ] && [ "$1" -gt 0 ] && [ "$2" -eq "$3" ] && ok_wu "$1" "$5"; echo $?)" \
+		"$T: hotplug: cpu4 void hotplug while offline (6 of 6), $1 judged attempts, $3 void verdicts all say hotplug but work_unknown ($5)" \
+		"offline:$offv; judged $1, void $2, hotplug $3, others $4, work_unknown $5"
 else
 	not_ok "$T: hotplug" "$hp not writable"
 fi
