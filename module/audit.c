@@ -174,6 +174,8 @@ struct audit_attempt {
 	int dst;
 	u32 searches;
 	int ng;
+	void *dst_rq;		/* the attempt's this_rq (the entry's second argument) */
+	int dst_work;		/* at the return: ks_rq_has_work(dst_rq); -1 unknown */
 	struct audit_domain d;
 	struct audit_result res;
 	struct audit_gstats *gs;	/* [audit_max_groups] */
@@ -914,6 +916,7 @@ static void audit_trace_attempt(struct audit_pcpu *a, int moved)
 	v.redos = at->searches ? at->searches - 1 : 0;
 	v.moved = moved;
 	v.active = at->kicked;
+	v.dst_work = at->dst_work;
 #undef AUDIT_GCPU
 	trace_lb_verdict(&v, a->tbuf);
 }
@@ -1305,6 +1308,7 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 	if (!audit_att_registered && trace_lb_verdict_enabled() && res.verdict != AUDIT_BUSY) {
 		at->searches = 1;	/* no attempt hook: the event describes this search */
 		at->kicked = false;
+		at->dst_work = -1;
 		audit_attempt_keep(a, &d, dom, dst, &res, ng);
 		audit_trace_attempt(a, -1);
 	}
@@ -1436,11 +1440,13 @@ static int audit_att_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (at->active)
 		a->n.att_nested++;	/* outside the seqcount: diagnostic */
 	/* int f(int this_cpu, struct rq *, struct sched_domain *sd, enum cpu_idle_type, int *) */
+	at->dst_rq = (void *)regs_get_kernel_argument(regs, 1);
 	at->sd = (void *)regs_get_kernel_argument(regs, 2);
 	at->idle = audit_idle_type((int)regs_get_kernel_argument(regs, 3));
 	at->searches = 0;
 	at->judged = false;
 	at->kicked = false;
+	at->dst_work = -1;
 	at->active = true;
 	r->owner = true;
 	return 0;
@@ -1494,8 +1500,17 @@ static int audit_att_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (at->judged)		/* wasted.c: charge wasted time to this attempt */
 		shadow_wasted_attempt(at->dst, audit_domain_names[at->dom], at->res.verdict,
 				      at->res.reason, moved, at->kicked);
-	if (at->judged && at->res.verdict != AUDIT_BUSY && trace_lb_verdict_enabled())
+	if (at->judged && at->res.verdict != AUDIT_BUSY && trace_lb_verdict_enabled()) {
+		/*
+		 * Work on the destination now: should_we_balance() ends a redo
+		 * when it finds it (newidle: a queued task or a pending wakeup,
+		 * 5.19+; idle: the destination is no longer idle_cpu()).  A
+		 * newly idle attempt runs with interrupts off, so what it saw
+		 * is still there; the attempt's own moved tasks count too.
+		 */
+		at->dst_work = at->dst_rq ? ks_rq_has_work(at->dst_rq) : -1;
 		audit_trace_attempt(a, moved);
+	}
 	at->active = false;
 	shadow_stat_end(SS_LB_ATTEMPT, r->t0);
 	return 0;

@@ -338,6 +338,21 @@ static __always_inline bool ks_rq_idle_cpu(const struct rq *rq)
 #endif
 	return true;
 }
+/*
+ * The CPU has work: a queued task or a wakeup pending (ttwu_pending, 5.8+),
+ * the test should_we_balance() makes before a newly idle CPU balances or
+ * searches again (5.19+), and idle_cpu()'s without the current task.
+ */
+static __always_inline bool ks_rq_has_work(const struct rq *rq)
+{
+	if (ks_rq_nr_running(rq))
+		return true;
+#if HAS_KS_rq__ttwu_pending
+	if (READ_ONCE(*KS_ADDR(const unsigned int, rq, rq, ttwu_pending)))
+		return true;
+#endif
+	return false;
+}
 /* The CPU's original capacity: rq->cpu_capacity_orig up to 6.6, else 1024 (see docs). */
 static __always_inline unsigned long ks_rq_capacity_orig(const struct rq *rq)
 {

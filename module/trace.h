@@ -41,6 +41,7 @@ struct shadow_lb_verdict {
 	int tracker[6];
 	unsigned int redos;
 	int moved, active;
+	int dst_work;		/* at the return: the destination had a queued task or a pending wakeup */
 };
 #endif
 
@@ -164,6 +165,7 @@ TRACE_EVENT(lb_verdict,
 		__field(unsigned int, redos)
 		__field(int, moved)
 		__field(int, active)
+		__field(int, dst_work)
 		__dynamic_array(char, state, strlen(state) + 1)
 	),
 
@@ -191,6 +193,7 @@ TRACE_EVENT(lb_verdict,
 		__entry->redos = v->redos;
 		__entry->moved = v->moved;
 		__entry->active = v->active;
+		__entry->dst_work = v->dst_work;
 		memcpy(__get_dynamic_array(state), state, strlen(state) + 1);
 	),
 
@@ -201,7 +204,7 @@ TRACE_EVENT(lb_verdict,
 	 * are shown by their first CPU in env->cpus, -1 for none; gidx= by
 	 * their index in groups=.
 	 */
-	TP_printk("dst_cpu=%d domain=%s idle=%s verdict=%s reason=%s pick=%d model=%d model_exit=%s busiest=%d cause=%s known=%s gidx=%d,%d,%d kernel=%d shadow=%d shadow_avg=%d weight=%d nr=%d h_load=%d redos=%u moved=%d active=%d %s",
+	TP_printk("dst_cpu=%d domain=%s idle=%s verdict=%s reason=%s pick=%d model=%d model_exit=%s busiest=%d cause=%s known=%s gidx=%d,%d,%d kernel=%d shadow=%d shadow_avg=%d weight=%d nr=%d h_load=%d redos=%u moved=%d active=%d dst_work=%d %s",
 		  __entry->dst_cpu, __entry->domain,
 		  __print_symbolic(__entry->idle, { 0, "idle" }, { 1, "busy" }, { 2, "newidle" }),
 		  __print_symbolic(__entry->verdict, { 0, "right" }, { 1, "wrong" },
@@ -210,7 +213,7 @@ TRACE_EVENT(lb_verdict,
 		  __entry->busiest, __entry->cause, __entry->known, __entry->gpick,
 		  __entry->gmodel, __entry->gbusiest, __entry->kernel, __entry->shadow,
 		  __entry->shadow_avg, __entry->weight, __entry->nr, __entry->h_load,
-		  __entry->redos, __entry->moved, __entry->active, __get_str(state))
+		  __entry->redos, __entry->moved, __entry->active, __entry->dst_work, __get_str(state))
 );
 
 /*
