@@ -25,8 +25,8 @@ common="--skip-cpu 5 --noisy-cpu 0 --default --min 10 --depths 0-1"
 {
 	python3 "$here/sched_oracle.py" fields "$f" $common --label "sched/debug fields[default]"
 	python3 "$here/sched_oracle.py" teeth "$f" $common --label "sched/debug teeth" \
-		--case 'x2:cpus.load_avg@0:fields:cpus.load_avg' \
-		--case 'x2:cpus.util_avg@0:fields:cpus.util_avg' \
+		--case 'x2:cpus.load_avg>=0:fields:cpus.load_avg' \
+		--case 'x2:cpus.util_avg>=0:fields:cpus.util_avg' \
 		--case 'x2:groups.load_avg>=1:fields:groups.load_avg' \
 		--case 'x0:groups.load_avg>=1:fields:groups.load_avg' \
 		--case 'x2:groups.h_load>=1:fields:groups.h_load'
