@@ -35,13 +35,20 @@ not compared.
 Output: per window and CPU, the exact line
   wasted-core oracle: <release> cpuN module X ms vs trace Y ms
 (X from the module's `wasted` table of the same window), per cgroup
-  # cgroup PATH module X ms vs trace Y ms ...
+  # cgroup PATH wasted module X ms vs trace Y ms (dequeue gap G ms) ...
 and, for all windows, one line per kernel
   wasted-core oracle: <release> N of N CPUs within bound
 with "ok - " / "not ok - " lines for the checks.  A window is compared
 (agreement asserted) when the trace shows at least 1 s of wasted time;
 others are reported.  Bound: 5 % of the trace's value or 20 ms, whichever
 is larger.
+Per cgroup the module may also read low by the cgroup's dequeue gap: the
+trace has no dequeue, so at a switch from a sleeping task to a waiting one
+the kernel may have stopped counting the next task as waiting anywhere
+since that CPU's previous event; the wasted time only that task added to its
+cgroup over that span (in the window, while it waited) is the gap printed
+on its line, and the check is  trace - gap - bound <= module <= trace + bound.
+Per-CPU lines keep the strict bound.
 """
 import io
 import re
@@ -129,6 +136,7 @@ def compute(win):
     res = {"wasted": {c: 0.0 for c in cpus}, "unknown": {c: 0.0 for c in cpus},
            "idle": {c: 0.0 for c in cpus}, "cg_wasted": {}, "cg_wait": {},
            "cg_wait_idle": {}, "cg_wait_busy": {}, "cg_wait_unknown": {},
+           "cg_gap": {}, "cg_gap_wasted": {},
            "begin": None, "end": None, "unknown_aff_wait": 0.0, "events": 0}
     events = []
     for line in win.files.get("trace", "").splitlines():
@@ -186,6 +194,22 @@ def compute(win):
         wb = we = None
         res["window"] = "markers"
 
+    # The dequeue gap: when a task goes to sleep, the kernel dequeues it and
+    # picks the next task before sched_switch; between the two the next task
+    # waits for the trace but is about to run for the module.  The trace only
+    # says the dequeue came after the CPU's previous event, so each waiter
+    # keeps what it added since its CPU's last event (pending: cpu, epoch,
+    # wait ms, wasted ms -- the cgroup wasted time only it caused), and a
+    # switch from a sleeping task to it books that as its cgroup's gap.
+    epoch = {}            # cpu -> count of trace events on it
+    pending = {}          # tid -> [cpu, epoch, wait ms, wasted ms]
+
+    def pend(t, s):
+        p = pending.get(t)
+        if p is None or p[0] != s or p[1] != epoch.get(s, 0):
+            p = pending[t] = [s, epoch.get(s, 0), 0.0, 0.0]
+        return p
+
     def account(t0, t1):
         dt = (t1 - t0) * 1000.0  # ms
         if dt <= 0:
@@ -204,7 +228,7 @@ def compute(win):
             if c not in idle:
                 continue
             res["idle"][c] += dt
-            cgs = set()
+            cgs = {}
             unk = False
             for t, s, a, cg in waiters:
                 if s == c:
@@ -212,15 +236,18 @@ def compute(win):
                 if a is None:
                     unk = True
                 elif c in a:
-                    cgs.add(cg)
+                    cgs.setdefault(cg, []).append((t, s))
             if cgs:
                 res["wasted"][c] += dt
-                for cg in cgs:
+                for cg, ts_ in cgs.items():
                     res["cg_wasted"][cg] = res["cg_wasted"].get(cg, 0.0) + dt
+                    if len(ts_) == 1:
+                        pend(*ts_[0])[3] += dt
             elif unk or unknown_cpu:
                 res["unknown"][c] += dt
         for t, s, a, cg in waiters:
             res["cg_wait"][cg] = res["cg_wait"].get(cg, 0.0) + dt
+            pend(t, s)[2] += dt
             if a is None:
                 key = "cg_wait_unknown"
                 res["unknown_aff_wait"] += dt
@@ -236,6 +263,8 @@ def compute(win):
         if in_window and last is not None:
             account(last, ts)
         last = ts
+        if cpu >= 0:
+            epoch[cpu] = epoch.get(cpu, 0) + 1
         if ev in ("window_begin", "window_end"):
             in_window = ev == "window_begin"
             res["begin" if in_window else "end"] = ts
@@ -259,6 +288,12 @@ def compute(win):
             if not m:
                 continue
             pp, ppr, pst, np_, npr = int(m.group(1)), int(m.group(2)), m.group(3), int(m.group(4)), int(m.group(5))
+            if pp and not pst.startswith("R") and np_ and where.get(np_) == cpu and running.get(cpu) != np_:
+                p = pending.get(np_)
+                if p and p[0] == cpu and p[1] == epoch[cpu] - 1:   # since the previous event
+                    cg = cgroup.get(np_, "?")
+                    res["cg_gap"][cg] = res["cg_gap"].get(cg, 0.0) + p[2]
+                    res["cg_gap_wasted"][cg] = res["cg_gap_wasted"].get(cg, 0.0) + p[3]
             running[cpu] = np_
             if pp:
                 prio[pp] = ppr
@@ -316,8 +351,10 @@ def module_table(win, name, key_col=0):
     return rows
 
 
-def within(m, t):
-    return abs(m - t) <= max(BOUND_PCT * t, BOUND_MS)
+def within(m, t, gap=0.0):
+    """|m - t| within the bound; gap: how far below the trace the module may also read (per cgroup)."""
+    b = max(BOUND_PCT * t, BOUND_MS)
+    return t - gap - b <= m <= t + b
 
 
 def main(paths):
@@ -364,19 +401,21 @@ def main(paths):
                                  float(row["wait_idle_ms"]), float(row["wait_busy_ms"]))
             else:
                 m = mw = mi = mb = 0.0
-            good = within(m, t)
+            gap, gapw = res["cg_gap"].get(cg, 0.0), res["cg_gap_wasted"].get(cg, 0.0)
+            good = within(m, t, gapw)
             if compared and t >= MIN_WASTE_MS / 10:
                 cg_ok &= good
-            print("# cgroup %s wasted module %.1f ms vs trace %.1f ms%s; wait module %.1f (idle %.1f, busy %.1f) "
-                  "vs trace %.1f (idle %.1f, busy %.1f) ms"
-                  % (cg, m, t, "" if good else " (outside the bound)", mw, mi, mb, tw, ti, tb))
+            print("# cgroup %s wasted module %.1f ms vs trace %.1f ms (dequeue gap %.1f ms)%s; wait module %.1f "
+                  "(idle %.1f, busy %.1f) vs trace %.1f (idle %.1f, busy %.1f) ms (dequeue gap %.1f ms)"
+                  % (cg, m, t, gapw, "" if good else " (outside the bound)", mw, mi, mb, tw, ti, tb, gap))
         if res["unknown_aff_wait"]:
             print("# %s: %.1f ms of waiting by tasks of unknown affinity" % (win.name, res["unknown_aff_wait"]))
         if compared:
             n += 1
             if not cg_ok:
                 fails += 1
-            print("%sok - %s: per cgroup wasted time within 5 %% or 20 ms (cgroups with >= 100 ms)"
+            print("%sok - %s: per cgroup wasted time within 5 %% or 20 ms, less the dequeue gap below "
+                  "(cgroups with >= 100 ms)"
                   % ("" if cg_ok else "not ", win.name))
     for rel, (good, total) in sorted(summary.items()):
         print("wasted-core oracle: %s %d of %d CPUs within bound" % (rel, good, total))
