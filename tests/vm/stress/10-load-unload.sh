@@ -158,7 +158,9 @@ bad=
 # and debugfs_inode_cache +3.3 kB; with it, 10 cycles: kmalloc caches
 # -2.2 kB per cycle on 6.1, -4.1 kB on 7.3.  So the bound on the kmalloc
 # caches, where all of the module's own memory comes from (kzalloc,
-# kcalloc), is 1 kB per cycle plus 16 kB (make test-mutants checks that a
+# kcalloc), is 4 kB per cycle plus 32 kB (the cycles' processes moved the
+# small kmalloc caches by up to +5 kB per cycle in one 6.1 run and -2.4 kB
+# in another; make test-mutants checks that a
 # build leaking 64 kB per load, in kmalloc-1k, fails here: +64.0 kB per
 # cycle on 6.1, +62.0 on 7.3); every cache together 8 kB per cycle plus
 # 64 kB; Percpu 4 kB and VmallocUsed 16 kB per cycle plus 32/64 kB.
@@ -192,8 +194,15 @@ diag "quiet phase, $Q load/read/unload cycles: SUnreclaim ${qu0} -> ${qu1} kB ($
 awk 'NR == FNR { a[$1] = $2; next } { d = $2 - a[$1]; if (d != 0) print d, $1 }' /tmp/s10.slab0 /tmp/s10.slab1 |
 	sort -rn > /tmp/s10.slabd
 km=$(awk '$2 ~ /^(dma-)?kmalloc-/ { s += $1 } END { printf "%d", s }' /tmp/s10.slabd)
-other=$(awk '$2 !~ /^(dma-)?kmalloc-/ { s += $1 } END { printf "%d", s }' /tmp/s10.slabd)
-diag "slab caches (slub_nomerge: $nomerge), growth over the $Q cycles: kmalloc-* $km B ($((km / Q)) B per cycle), the kernel's other caches $other B ($((other / Q)) B per cycle); largest:"
+# The caches of processes (task_struct, mm_struct, ...) grow with the
+# cycles' own shells and readers, freed after an RCU grace period (one 6.1
+# run: task_struct +6.8 kB, mm_struct +3.2 kB, signal_cache +3.1 kB per
+# cycle, no module object among them); the module allocates none of those
+# objects, so they are shown and left out of the bound.
+proc_caches='^(task_struct|mm_struct|signal_cache|sighand_cache|files_cache|fs_cache|vm_area_struct|anon_vma|anon_vma_chain|pid|cred_jar|mm_slot|pidfd|thread_stack|vmap_area|filp|shmem_inode_cache|proc_inode_cache)$'
+other=$(awk -v pc="$proc_caches" '$2 !~ /^(dma-)?kmalloc-/ && $2 !~ pc { s += $1 } END { printf "%d", s }' /tmp/s10.slabd)
+procs=$(awk -v pc="$proc_caches" '$2 ~ pc { s += $1 } END { printf "%d", s }' /tmp/s10.slabd)
+diag "slab caches (slub_nomerge: $nomerge), growth over the $Q cycles: kmalloc-* $km B ($((km / Q)) B per cycle), the kernel's other caches $other B ($((other / Q)) B per cycle), process and file caches (not bounded) $procs B; largest:"
 head -n 10 /tmp/s10.slabd | awk -v q="$Q" '{ printf "%s %+d B (%+d B per cycle)\n", $2, $1, $1 / q }' | diag
 keep slab-growth.txt /tmp/s10.slabd
 # The objects allocated, not the slab pages: SUnreclaim counts pages, and
@@ -203,7 +212,7 @@ keep slab-growth.txt /tmp/s10.slabd
 # kmalloc caches, and every cache together (a kernel object the module
 # fails to give back: a dentry, a kprobe, an event file).
 all=$((km + other))
-qtp=$((32 + 4 * Q)) qtv=$((64 + 16 * Q)) qtk=$((16 * 1024 + 1024 * Q)) qta=$(((64 + 8 * Q) * 1024))
+qtp=$((32 + 4 * Q)) qtv=$((64 + 16 * Q)) qtk=$((32 * 1024 + 4096 * Q)) qta=$(((64 + 8 * Q) * 1024))
 bad=
 [ "$qfail" -eq 0 ] || bad="$bad $qfail-cycles-failed"
 [ "$nomerge" = yes ] || bad="$bad no-slub_nomerge-on-the-command-line"
