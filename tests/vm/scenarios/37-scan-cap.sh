@@ -49,8 +49,11 @@ diag "$hi hogs: $nhi rows with all queued:"
 sort /tmp/s37.hi | uniq -c | head -n 5 | diag
 res "$([ "$nlo" -ge 20 ] && [ "$nhi" -ge 20 ]; echo $?)" \
 	"$T: rows of cpu$C with every hog queued, $lo hogs ($nlo) and $hi hogs ($nhi)" "rows $nlo, $nhi"
-# waiters = h_nr_running - 1 (the running hog)
-bad=$(awk '$3 != $1 - 1 || $4 != 0' /tmp/s37.lo | wc -l)
+# waiters = h_nr_running - 1 (the running hog), or h_nr_running when the
+# CPU runs a task of another class at that instant (the stopper of an
+# active balance, an RT kworker: seen in 1 of 200 rows): every queued hog
+# but the running one is seen either way
+bad=$(awk '($3 != $1 - 1 && $3 != $1) || $4 != 0' /tmp/s37.lo | wc -l)
 res "$([ "$nlo" -gt 0 ] && [ "$bad" -eq 0 ]; echo $?)" \
 	"$T: below the cap ($lo hogs): every waiter seen, pinned = waiters, unknown 0 (rows off: $bad of $nlo)" \
 	"$(awk '$3 != $1 - 1 || $4 != 0' /tmp/s37.lo | head -n 3 | tr '\n' ';')"
