@@ -176,6 +176,27 @@ static void lb_text(const struct report *r, FILE *f)
 	}
 }
 
+/* "coverage": absent when the module has no coverage keys (older recordings) */
+static void lb_coverage_json(struct json_writer *w, const struct report *r)
+{
+	struct lb_coverage c;
+
+	lb_coverage_read(r, &c);
+	if (!c.have)
+		return;
+	json_key(w, "coverage");
+	json_obj_begin(w);
+	json_kv_u64(w, "attempts", c.attempts);
+	json_kv_u64(w, "judged", c.judged);
+	json_kv_u64(w, "void", c.voids);
+	json_key(w, "void_by_reason");
+	json_obj_begin(w);
+	for (int i = 0; i < c.nreasons; i++)
+		json_kv_u64(w, c.reason[i], c.rvoid[i]);
+	json_obj_end(w);
+	json_obj_end(w);
+}
+
 static void lb_json(const struct report *r, struct json_writer *w)
 {
 	const struct report_lb *s = &r->lb;
@@ -208,25 +229,7 @@ static void lb_json(const struct report *r, struct json_writer *w)
 		json_obj_begin(w);
 		json_kv_u64(w, "unexplained_wrong", uw ? strtoull(uw, NULL, 10) : 0);
 		json_kv_u64(w, "unexplained_missed", um ? strtoull(um, NULL, 10) : 0);
-		{
-			struct lb_coverage c;
-
-			/* absent when the module has no coverage keys (older recordings) */
-			lb_coverage_read(r, &c);
-			if (c.have) {
-				json_key(w, "coverage");
-				json_obj_begin(w);
-				json_kv_u64(w, "attempts", c.attempts);
-				json_kv_u64(w, "judged", c.judged);
-				json_kv_u64(w, "void", c.voids);
-				json_key(w, "void_by_reason");
-				json_obj_begin(w);
-				for (int i = 0; i < c.nreasons; i++)
-					json_kv_u64(w, c.reason[i], c.rvoid[i]);
-				json_obj_end(w);
-				json_obj_end(w);
-			}
-		}
+		lb_coverage_json(w, r);
 		{
 			struct lb_model m;
 
@@ -565,25 +568,7 @@ static void lb_compare_json(const struct report *r, struct json_writer *w)
 		json_obj_begin(w);
 		json_kv_u64(w, "unexplained_wrong", uw ? strtoull(uw, NULL, 10) : 0);
 		json_kv_u64(w, "unexplained_missed", um ? strtoull(um, NULL, 10) : 0);
-		{
-			struct lb_coverage c;
-
-			/* absent when the module has no coverage keys (older recordings) */
-			lb_coverage_read(r, &c);
-			if (c.have) {
-				json_key(w, "coverage");
-				json_obj_begin(w);
-				json_kv_u64(w, "attempts", c.attempts);
-				json_kv_u64(w, "judged", c.judged);
-				json_kv_u64(w, "void", c.voids);
-				json_key(w, "void_by_reason");
-				json_obj_begin(w);
-				for (int i = 0; i < c.nreasons; i++)
-					json_kv_u64(w, c.reason[i], c.rvoid[i]);
-				json_obj_end(w);
-				json_obj_end(w);
-			}
-		}
+		lb_coverage_json(w, r);
 		{
 			const char *ag = lb_info(r, "lb_model_agree"), *dis = lb_info(r, "lb_model_disagree");
 
