@@ -63,10 +63,17 @@ for w in $weights; do
 	# again the dump's value, still in most rounds, which a module reading a
 	# doubled value, another CPU or another field fails (the hogs' weights
 	# differ by 20 % or more)
-	hi=1.05 lo=0.95 what="within 5%"
+	# On cpu0 (the serial console's interrupt work and its kworkers) a
+	# kworker's load may be attached in one read and gone in the other, in
+	# either direction (7.3: module 523 and 517 against the dump's 887 and
+	# 670 in two rounds of five, 512/511 in the others): there the module
+	# must lie within a factor 1.7 of the dump (+-8 units) in most rounds,
+	# which a doubled or halved value fails
+	hi=1.05 lo=0.95 what="within 5%" slack=1
 	[ $i -eq "$reader" ] && hi=1.5 what="within -5%/+50%, readers' CPU"
-	agree=$(awk -v c=$i -v hi=$hi -v lo=$lo '$2 == c && $3 != "-" && $4 != "none" {
-		if (($3 >= lo * $4 - 1 && $3 <= hi * $4 + 1)) n++ } END { print n + 0 }' /tmp/s5)
+	[ $i -eq 0 ] && [ $i -ne "$reader" ] && hi=1.7 lo=0.588 slack=8 what="within a factor 1.7, console's CPU"
+	agree=$(awk -v c=$i -v hi=$hi -v lo=$lo -v s=$slack '$2 == c && $3 != "-" && $4 != "none" {
+		if (($3 >= lo * $4 - s && $3 <= hi * $4 + s)) n++ } END { print n + 0 }' /tmp/s5)
 	rounds=$(awk -v c=$i '$2 == c' /tmp/s5 | wc -l)
 	need=$(( rounds / 2 + 1 ))
 	check "$([ "$rounds" -ge 3 ] && [ "$agree" -ge "$need" ] && echo 0 || echo 1)" \

@@ -78,11 +78,12 @@ while read -r cpu cg nice i; do
 		tid=${t##*/}
 		[ "$nice" = 0 ] || renice -n "$nice" -p "$tid" > /dev/null 2>&1
 		tids="$tids $tid"
-		# the worker: the thread that runs (state R) on its CPU
+		# the worker: the thread that is not the leader (burn -t 1 has
+		# one; its leader sleeps in pause(), but may still be queued
+		# behind the hogs this soon after the start: 7.3 found it R once)
 		n=$(awk '{ print $19 }' "$t/stat")
 		c=$(awk '{ print $39 }' "$t/stat")
-		st=$(awk '{ print $3 }' "$t/stat")
-		if [ "$st" = R ]; then
+		if [ "$tid" != "$pid" ]; then
 			[ "$n" = "$nice" ] && [ "$c" = "$cpu" ] || bad="$bad tid$tid:cpu$c/nice$n!=cpu$cpu/nice$nice"
 			echo "$cpu $cg $nice $tid" >> /tmp/s11.placed
 		fi
