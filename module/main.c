@@ -18,6 +18,7 @@
 #include <linux/cpu.h>
 #include <linux/cgroup.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 
 #include "kstruct.h"
 #include "shadow.h"
