@@ -431,7 +431,8 @@ enum shadow_walk_result shadow_walk_continue(struct shadow_cpu *sc, struct rq *r
 	struct shadow_walk *w = &sc->walk;
 	enum shadow_walk_result res = SHADOW_WALK_MORE;
 	struct shadow_walk_sums sums;
-	unsigned int done = 0;
+	/* the first step's copy is work done (SHADOW_STEP_COPY_PER_UNIT) */
+	unsigned int done = w->steps ? 0 : w->nr_se / SHADOW_STEP_COPY_PER_UNIT;
 
 	w->steps++;
 	if (w->phase == SHADOW_WALK_TASKS)
