@@ -21,34 +21,47 @@
 # stale values, the shadow against the stale sum, and h_load against
 # task_h_load() recomputed from sched/debug's per-level averages
 # (tests/vm/host/sched_oracle.py); the group /s13/a is at depth 2.
-# plan: 5
+# The spin is run twice: in the default mode users run (the guest's checks
+# above, rounds exported as s13-rounds.txt) and with exact=1, whose walk at
+# every event keeps `groups` current (s13x-rounds.txt, where the host
+# requires its minimum of judged rows).  In the default mode the walk runs
+# at a switch or a root PELT update: when a kworker or ksoftirqd is queued
+# on cpu1 behind the spinner, softirqs wait in ksoftirqd, no blocked-load
+# update comes, and `groups` stays one enqueue behind for the whole spin
+# (seen on 6.1 under single-threaded TCG): those rounds are counted and
+# left out, as the documented staleness allows.
+# plan: 6
 # timeout: 60
 need_module "fresh values: module loaded" || return 0
 SD=/sys/kernel/debug/sched/debug
 [ -r "$SD" ] || SD=/proc/sched_debug
 reader=$(pin_shell_last_cpu)
 rcpu=1
-cg_mk /s13/a
-bg s13 burn -t 1 -r 1 -s 300 -d 0 -q --cpu $rcpu --cgroup /s13/a
-sleep 1.5
-pid=$(awk '$2 == "s13" { print $1 }' "$BG_PIDS")
-tid=
-for t in /proc/$pid/task/*; do [ "${t##*/}" != "$pid" ] && tid=${t##*/}; done
-PS=/proc/$pid/task/$tid/sched
-rt_old=$(cat /proc/sys/kernel/sched_rt_runtime_us)
-echo -1 > /proc/sys/kernel/sched_rt_runtime_us
-rtspin -c $rcpu -t 2200 -n 1 -p 50 2>/tmp/l13.rt.err &
-rtpid=$!
-sleep 0.7
-sw0=$(awk '$1 == "nr_switches" { print $3 }' "$PS")
-# rounds while the task waits: sched/debug, the task's sched, cpus
-catn -n 8 -i 10 "$PS" "$SD" "$SS/cpus" "$SS/groups" > /tmp/l13.rounds 2>&1
-wait $rtpid
-rt_rc=$?
-echo "$rt_old" > /proc/sys/kernel/sched_rt_runtime_us
-bg_stop
-cg_rm /s13
-[ "$rt_rc" -eq 0 ] || diag "rtspin exited with $rt_rc: $(cat /tmp/l13.rt.err)"
+# spin ROUNDS_FILE: the waiting task, the spinner, 8 rounds of reads
+spin() {
+	cg_mk /s13/a
+	bg s13 burn -t 1 -r 1 -s 300 -d 0 -q --cpu $rcpu --cgroup /s13/a
+	sleep 1.5
+	pid=$(awk '$2 == "s13" { print $1 }' "$BG_PIDS")
+	tid=
+	for t in /proc/$pid/task/*; do [ "${t##*/}" != "$pid" ] && tid=${t##*/}; done
+	PS=/proc/$pid/task/$tid/sched
+	rt_old=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+	rtspin -c $rcpu -t 2200 -n 1 -p 50 2>/tmp/l13.rt.err &
+	rtpid=$!
+	sleep 0.7
+	sw0=$(awk '$1 == "nr_switches" { print $3 }' "$PS")
+	# rounds while the task waits: sched/debug, the task's sched, cpus
+	catn -n 8 -i 10 "$PS" "$SD" "$SS/cpus" "$SS/groups" > "$1" 2>&1
+	wait $rtpid
+	rt_rc=$?
+	echo "$rt_old" > /proc/sys/kernel/sched_rt_runtime_us
+	bg_stop
+	cg_rm /s13
+	[ "$rt_rc" -eq 0 ] || diag "rtspin exited with $rt_rc: $(cat /tmp/l13.rt.err)"
+}
+spin /tmp/l13.rounds
 
 # rows "round kernel_root_load task_load_avg h_nr_running shadow shadow_fresh h_load",
 # only rounds in which the task had still not run
@@ -82,3 +95,15 @@ nr=$(grep -c "^=== ROUND [0-9]* $SS/groups" /tmp/l13.rounds)
 vm_export s13-rounds.txt /tmp/l13.rounds
 check "$([ "$nr" -eq 8 ] && echo 0 || echo 1)" \
 	"fresh values: 8 rounds of /proc/TID/sched, sched/debug, cpus and groups exported for the host's PELT and h_load oracle ($nr)"
+# the same with exact=1, for the host's judged minimum (see the top)
+unload_module
+if modload "$KO" exact=1 > /tmp/insmod.err 2>&1; then
+	spin /tmp/l13x.rounds
+	vm_export s13x-rounds.txt /tmp/l13x.rounds
+	nx=$(grep -c "^=== ROUND [0-9]* $SS/groups" /tmp/l13x.rounds)
+else
+	nx="not loaded: $(cat /tmp/insmod.err)"
+fi
+unload_module	# the next scenario loads the default mode
+check "$([ "$nx" = 8 ] && echo 0 || echo 1)" \
+	"fresh values: exact=1, 8 rounds of the same exported for the host ($nx)"
