@@ -176,7 +176,17 @@ bool shadow_waiters_note(struct rq *rq, struct shadow_evt *e)
 		}
 		w->unknown += rest;
 	}
-	e->h_nr_running = runnable >= 0 ? (u32)runnable : queued - min(queued, delayed);
+	/*
+	 * A complete scan counts for itself: the kernel's h_nr_runnable can be
+	 * one low here (7.3's final dequeue of a delayed task fires this
+	 * tracepoint before clear_delayed() gives back the count it took, so
+	 * a CPU read one task short until its next event).  Past the scan's
+	 * cap, the kernel's count where it has one.
+	 */
+	if (complete || runnable < 0)
+		e->h_nr_running = queued - min(queued, delayed);
+	else
+		e->h_nr_running = (u32)runnable;
 	if (curr_thr || shadow_curr_leaving(curr)) {
 		/* the CPU runs one of its waiters next: that one waits behind nobody */
 		if (shadow_work_total(w) + w->pinned + w->throttled)
