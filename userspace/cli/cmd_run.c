@@ -121,6 +121,8 @@ static int run_child(struct run_state *s)
 
 	fflush(NULL);
 	t0 = cli_now();
+	if (s->trace)	/* the slice spans the same wall time as the report */
+		run_trace_mark_begin(s->trace);
 	pid = fork();
 	if (pid < 0) {
 		cli_err("run", "fork: %s", strerror(errno));

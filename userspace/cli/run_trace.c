@@ -81,6 +81,11 @@ static void run_trace_nap(int pidfd, double s)
 	usleep(s > 0.02 ? 20000 : (useconds_t)(s * 1e6));
 }
 
+void run_trace_mark_begin(struct run_trace *t)
+{
+	t->t_begin = pft_now_ns();
+}
+
 int run_trace_wait(struct run_trace *t, pid_t pid, double interval, const char *cgroup,
 		   int *status)
 {
@@ -97,7 +102,8 @@ int run_trace_wait(struct run_trace *t, pid_t pid, double interval, const char *
 	args[n].kind = PFT_ARG_STR;
 	args[n].s = cgroup ? cgroup : "(inherited)";
 	n++;
-	t->t_begin = pft_now_ns();
+	if (!t->t_begin)
+		t->t_begin = pft_now_ns();
 	pft_slice_begin(&t->rec.w, t->cmd_track, t->t_begin, t->cmdline, args, (size_t)n);
 #ifdef SYS_pidfd_open
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);

@@ -34,10 +34,13 @@ int run_trace_open(struct run_trace *t, const char *path, const char *debugfs, c
  */
 void run_trace_start(struct run_trace *t, int module_loaded);
 /*
- * Begin CMD's slice now and wait for pid, sampling every interval
+ * Begin CMD's slice (at run_trace_mark_begin()'s time, else now) and wait
+ * for pid, sampling every interval
  * seconds until it exits (one last sample after).  Returns 0 with the
  * wait status in *status, or -1 with errno (waitpid failed).
  */
+/* the command's start, taken where `run` starts its wall clock (before fork) */
+void run_trace_mark_begin(struct run_trace *t);
 int run_trace_wait(struct run_trace *t, pid_t pid, double interval, const char *cgroup,
 		   int *status);
 /* The report's window ended: read the last lb_verdict records, read no more. */
