@@ -79,6 +79,7 @@ SAFE = {
     r"scnprintf|snprintf|vsnprintf|vscnprintf": "formats into the caller's buffer: no lock, no allocation (lib/vsprintf.c; the audit's lb_verdict state string, plain %d/%u/%s only)",
     r"hrtimer_start_range_ns": "hrtimer base lock is a raw spinlock; the scheduler arms hrtimers under the rq lock (hrtick)",
     r"static_key_count": "atomic_read() of a static key's enable count (static_key_enabled())",
+    r"__msecs_to_jiffies|__usecs_to_jiffies": "time conversion arithmetic (kernel/time/time.c), no lock",
 }
 
 def sh(cmd):
