@@ -89,8 +89,11 @@ if modload "$KO" walk_budget=16 > /tmp/insmod.err 2>&1; then
 	# shellcheck disable=SC2046 # the counts, split on purpose
 	set -- $(count wf walk_failed)
 	diag "walk_budget=16, 20 hogs on cpu1 (void $v1): $1 judged, $2 void, $3 walk_failed (other reasons: $4; work_unknown $5); lb_attempts void walk_failed rows: $att"
-	res "$([ "$3" -gt 0 ] && [ "$2" -eq "$3" ] && ok_wu "$1" "$5"; echo $?)" \
-		"$T: walk_failed on cpu1: $3 void verdicts say walk_failed, none another reason but work_unknown ($5)" "void $2, walk_failed $3, others $4, work_unknown $5"
+	# 20 hogs switching on cpu1 change its published waiters at every
+	# switch: more attempts read it between two moments (7.2: 41 of 557,
+	# 7.4 %); at most 15 % here
+	res "$([ "$3" -gt 0 ] && [ "$2" -eq "$3" ] && [ $(($5 * 100)) -le $(($1 * 15)) ]; echo $?)" \
+		"$T: walk_failed on cpu1: $3 void verdicts say walk_failed, none another reason but work_unknown ($5, at most 15%)" "void $2, walk_failed $3, others $4, work_unknown $5"
 	bg_stop
 else
 	not_ok "$T: walk_failed on cpu1" "walk_budget=16: $(cat /tmp/insmod.err)"
