@@ -225,14 +225,14 @@ if [ "$bad" -eq 0 ]; then ok "lb throttle: the kernel moved nothing and no misse
 else not_ok "lb throttle: the kernel moved nothing and no missed/wrong verdict where only throttled waiters were there" "$bad of $allthr"; grep -m3 'domain=MC ' /tmp/l28t.trace | cut -c1-300 | diag; fi
 l28_movers throttled /tmp/l28t.ev "$migt" /tmp/l28t.att
 # throttled tasks are no work: while the group is throttled the audit finds
-# (almost) nothing the kernel should have moved.  Unmutated, 0 missed or
-# wrong in every measured run (6.1, 5.10, 6.12, 7.2, 7.3: 527-1126
-# attempts); throttled waiters counted as work gave 126 missed of 984
-# (one half of the check) and 591 of 1161 (both halves)
+# (almost) nothing the kernel should have moved.  Unmutated, at most 2
+# missed or wrong of 527-1136 attempts in every measured run (6.1, 5.10,
+# 6.12, 7.2, 7.3); throttled waiters counted as work gave 126 missed of 984
+# (one half of the check), 591 of 1161 and 15 of 860 (both halves)
 mw=$(awk '$1 == "missed" || $1 == "wrong"' /tmp/l28t.ev | wc -l)
-if [ "$nt" -gt 0 ] && [ $((mw * 50)) -le "$nt" ]; then
-	ok "lb throttle: while throttled, at most 2% of the attempts judged missed or wrong ($mw of $nt)"
+if [ "$nt" -gt 0 ] && [ $((mw * 100)) -le "$nt" ]; then
+	ok "lb throttle: while throttled, at most 1% of the attempts judged missed or wrong ($mw of $nt)"
 else
-	not_ok "lb throttle: while throttled, at most 2% of the attempts judged missed or wrong" "$mw of $nt"
+	not_ok "lb throttle: while throttled, at most 1% of the attempts judged missed or wrong" "$mw of $nt"
 fi
 diag "the kernel's moves between cpu0 and cpu1: control $migc (judged attempts moved in $moverc), throttled $migt (in $movert); ring buffer overruns: control $ovc, throttled $ovt"
