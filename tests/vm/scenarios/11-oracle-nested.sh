@@ -69,7 +69,21 @@ for p in $placements; do
 	echo "$cpu $cg $nice $i" >> /tmp/s11.expect
 	i=$((i + 1))
 done
-sleep 0.5
+# each hog's worker thread exists (on cpu4 four hogs share one CPU: a
+# hog's leader may not have run pthread_create() yet 0.5 s after the start;
+# 6.1 found 6 of 8 workers once): wait for it, 10 s at most
+i=0
+while [ $i -lt 100 ]; do
+	short=0
+	while read -r _ _ _ n; do
+		pid=$(awk -v n="s11h$n" '$2 == n { print $1 }' "$BG_PIDS")
+		# num_threads, field 20 of stat (burn's comm has no space)
+		[ "$(awk '{ print $20 }' "/proc/$pid/stat" 2>/dev/null)" -ge 2 ] 2>/dev/null || short=1
+	done < /tmp/s11.expect
+	[ $short -eq 0 ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
 # renice every thread of each hog (burn's worker is a thread); record TIDs
 tids='' bad=''
 while read -r cpu cg nice i; do
