@@ -62,7 +62,7 @@ count() {
 		v++; if (r == want) w++; else o[r]++ }
 		END { s = ""; for (k in o) s = s k ":" o[k] ","; print n + 0, v + 0, w + 0, (s == "" ? "-" : s), u + 0 }' /tmp/s36.$1
 }
-ok_wu() { [ $(($2 * 20)) -le "$1" ]; }	# ok_wu JUDGED WORK_UNKNOWN
+ok_wu() { [ $(($2 * 100)) -le $(($1 * ${3:-5})) ]; }	# ok_wu JUDGED WORK_UNKNOWN [PERCENT, 5]
 duty
 sleep 1
 # 1. control
@@ -92,7 +92,7 @@ if modload "$KO" walk_budget=16 > /tmp/insmod.err 2>&1; then
 	# 20 hogs switching on cpu1 change its published waiters at every
 	# switch: more attempts read it between two moments (7.2: 41 of 557,
 	# 7.4 %); at most 15 % here
-	res "$([ "$3" -gt 0 ] && [ "$2" -eq "$3" ] && [ $(($5 * 100)) -le $(($1 * 15)) ]; echo $?)" \
+	res "$([ "$3" -gt 0 ] && [ "$2" -eq "$3" ] && ok_wu "$1" "$5" 15; echo $?)" \
 		"$T: walk_failed on cpu1: $3 void verdicts say walk_failed, none another reason but work_unknown ($5, at most 15%)" "void $2, walk_failed $3, others $4, work_unknown $5"
 	bg_stop
 else
