@@ -159,6 +159,8 @@ static int run_child(struct run_state *s)
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	r->wall_s = cli_now() - t0;
+	if (s->trace)
+		run_trace_sample_last(s->trace);
 	if (WIFEXITED(st))
 		r->exit_status = WEXITSTATUS(st);
 	else if (WIFSIGNALED(st))

@@ -134,8 +134,12 @@ int run_trace_wait(struct run_trace *t, pid_t pid, double interval, const char *
 	t->t_end = pft_now_ns();
 	if (pidfd >= 0)
 		close(pidfd);
-	run_trace_sample(t);	/* the state CMD left */
 	return 0;
+}
+
+void run_trace_sample_last(struct run_trace *t)
+{
+	run_trace_sample(t);
 }
 
 int run_trace_finish(struct run_trace *t, int exit_status, double wall_s,

@@ -33,16 +33,19 @@ int run_trace_open(struct run_trace *t, const char *path, const char *debugfs, c
  * reader (a failure there is said on stderr; the trace goes on without).
  */
 void run_trace_start(struct run_trace *t, int module_loaded);
-/*
- * Begin CMD's slice (at run_trace_mark_begin()'s time, else now) and wait
- * for pid, sampling every interval
- * seconds until it exits (one last sample after).  Returns 0 with the
- * wait status in *status, or -1 with errno (waitpid failed).
- */
 /* the command's start, taken where `run` starts its wall clock (before fork) */
 void run_trace_mark_begin(struct run_trace *t);
+/*
+ * Begin CMD's slice (at run_trace_mark_begin()'s time, else now) and wait
+ * for pid, sampling every interval seconds until it exits; the slice ends
+ * where pid was reaped, where `run` stops its wall clock.  Returns 0 with
+ * the wait status in *status, or -1 with errno (waitpid failed).
+ */
 int run_trace_wait(struct run_trace *t, pid_t pid, double interval, const char *cgroup,
 		   int *status);
+/* one last sample, the state CMD left: after `run` stopped its wall clock
+ * (a sample reads several debugfs files: 86 ms once under TCG) */
+void run_trace_sample_last(struct run_trace *t);
 /* The report's window ended: read the last lb_verdict records, read no more. */
 void run_trace_stop_verdicts(struct run_trace *t);
 /*

@@ -22,8 +22,12 @@ echo 1 > "$SS/reset"
 bg p63a burn -t 3 -r 5 -s 5 -d 0 -q --cgroup /pf63/a
 bg p63b burn -t 2 -r 3 -s 7 -d 0 -q --cgroup /pf63/b
 sleep 0.5
+# the command's lifetime in CLOCK_BOOTTIME (/proc/uptime), the trace's clock
+read -r u0 _ < /proc/uptime
 "$CLI" record -i 0.25 -d 1.5 -o /tmp/p63.csv --perfetto /tmp/p63.pftrace 2> /tmp/p63.err
 rc=$?
+read -r u1 _ < /proc/uptime
+echo "$u0 $u1" > /tmp/p63-window.txt
 bg_stop
 check $rc "perfetto: record -o CSV --perfetto TRACE exits 0"
 diag < /tmp/p63.err
@@ -60,7 +64,7 @@ rc=$?
 [ $rc -eq 1 ] && [ ! -e /nonexistent-dir/p63.pftrace ] && [ "$(wc -l < /tmp/p63-bad.err)" -eq 1 ]
 check $? "perfetto: unwritable trace: one-line error, exit 1 ($(cat /tmp/p63-bad.err))"
 
-for f in p63.csv p63.pftrace p63-run.pftrace p63-run.json p63-ref.txt; do
+for f in p63.csv p63.pftrace p63-window.txt p63-run.pftrace p63-run.json p63-ref.txt; do
 	vm_export "$f" "/tmp/$f"
 done
 cg_rm /pf63
