@@ -11,7 +11,7 @@
 # and short-lived kernel work (the serial console's interrupt and kworker
 # run on cpu0) moves load_avg between them.  This shell and its readers run
 # on the last CPU (see scenario 4 for why).
-# timeout: 90
+# timeout: 150
 need_module "sched/debug: module loaded" || return 0
 SD=/sys/kernel/debug/sched/debug
 [ -r "$SD" ] || SD=/proc/sched_debug
@@ -19,6 +19,11 @@ if [ ! -r "$SD" ]; then
 	not_ok "sched/debug: /sys/kernel/debug/sched/debug or /proc/sched_debug readable" "needs CONFIG_SCHED_DEBUG"
 	return 0
 fi
+# phase times (/proc/uptime), said at the end: this scenario's duration
+# varied from 9 to 58 s under single-threaded TCG
+phases=
+s5_tp() { local now; read -r now _ < /proc/uptime; phases="$phases $1@$now"; }
+s5_tp start
 n=$(ncpus)
 reader=$(pin_shell_last_cpu)
 weights="50 100 150 200 300 400 60 120 250 500"
@@ -29,20 +34,25 @@ for w in $weights; do
 	bg hog$i burn -t 1 -s 0 -d 0 -q --cpu $i --cgroup /s5c$i
 	i=$((i + 1))
 done
+s5_tp hogs
 sleep 1
 wait_converge 6 "$reader"
+s5_tp converged
 
 # rows "round cpu module kernel"; the raw rounds (with `groups`) go to the
 # host, where tests/vm/host/05-sched-debug.sh compares every field
 # sched/debug shares with `cpus` and `groups` (sched_oracle.py fields)
-read -r t0 _ < /proc/uptime
-catn -n 5 -i 400 "$SD" "$SS/cpus" "$SS/groups" > /tmp/s5.raw
-read -r t1 _ < /proc/uptime
+# catn reads as SCHED_FIFO: sharing the last CPU with its hog (4x its
+# weight there), one 6.1 run took 0.1-1.9 s per read and 20-27 s for the
+# rounds (2.4 s in the others); CI timed the scenario out
+catn -v -f 10 -n 5 -i 400 "$SD" "$SS/cpus" "$SS/groups" > /tmp/s5.raw 2> /tmp/s5.times
+s5_tp read
 # the hogs stop before anything else: the shell shares the last CPU with
 # a hog (a fifth of it, weight 100 against 400), and the processing and
 # the export below took over 85 s there once (5.10, single-threaded TCG)
 bg_stop
-diag "5 rounds read in $(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.1f", b - a }') s ($(wc -c < /tmp/s5.raw) bytes)"
+s5_tp stopped
+diag "5 rounds read ($(wc -c < /tmp/s5.raw) bytes); ms per read: $(awk '{ n = split($4, p, "/"); printf "%s%s ", p[n], $5 }' /tmp/s5.times)"
 awk '
 	/^=== ROUND / { r = $3; f = ($4 ~ /sched_shadow\/cpus$/) ? "m" : ($4 ~ /sched_shadow/) ? "g" : "k"; hdr = 0; next }
 	f == "g" { next }
@@ -54,7 +64,9 @@ awk '
 	f == "m" { m[r, $(c["cpu"])] = $(c["load_avg"]); rounds[r] = 1 }
 	END { for (key in m) { split(key, x, SUBSEP); print x[1], x[2], m[key], ((key in k) ? k[key] : "none") } }' /tmp/s5.raw |
 	sort -n -k1,1 -k2,2 > /tmp/s5
+s5_tp parsed
 vm_export s05-rounds.txt /tmp/s5.raw
+s5_tp exported
 i=0
 for w in $weights; do
 	[ $i -lt $n ] || break
@@ -87,3 +99,5 @@ for w in $weights; do
 	diag "cpu$i module/kernel:$vals"
 	i=$((i + 1))
 done
+s5_tp end
+diag "phases (uptime s):$phases"
