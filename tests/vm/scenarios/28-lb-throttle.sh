@@ -24,9 +24,10 @@
 # them as throttled, not as work.  The task that used up the quota is
 # listed too: throttle_cfs_rq() runs while it is still rq->curr
 # (waiters.c).  Checks:
-#   - control: in every round the idle CPU pulled hogs in its own judged
+#   - control: in every round the idle CPU pulled hogs in its own
 #     attempts (the first move to an idle CPU can only be its idle or newly
-#     idle balance: moved or pushed), each judged `right`; the tasks the
+#     idle balance: moved or pushed), each judged one `right` (void ones,
+#     not judged, counted apart; at least one judged); the tasks the
 #     judged attempts moved are at most the hog migrations between cpu0 and
 #     cpu1 (sched_migrate_task), which are at most what every MC attempt of the
 #     phase moved, busy ones included (lb_attempts), plus their pushes;
@@ -153,18 +154,21 @@ l28_migrations() {
 	echo "$n"
 }
 # l28_movers PHASE EVENTS MIGRATIONS ATT: every judged attempt that moved
-# is right; the tasks they moved <= the hog migrations between cpu0 and
+# is right (a void one is not judged: 7.3 said work_unknown for 2 of 3
+# control attempts in one boot, just after the test widened the hogs with
+# taskset); the tasks they moved <= the hog migrations between cpu0 and
 # cpu1 (traced) <= what every MC attempt of the phase moved, busy ones
 # included (ATT: lb_attempts), plus their active-balance kicks
 l28_movers() {
-	local moved act nright mc mca
+	local moved act nright nvoid mc mca
 	moved=$(awk '$2 > 0 { s += $2 } END { print s + 0 }' "$2")
 	act=$(awk '{ s += $3 } END { print s + 0 }' "$2")
-	nright=$(awk '$2 > 0 && $1 != "right" && !($8 + 0 > 0)' "$2" | wc -l)
+	nright=$(awk '$2 > 0 && $1 != "right" && $1 != "void" && !($8 + 0 > 0)' "$2" | wc -l)
+	nvoid=$(awk '$2 > 0 && $1 == "void"' "$2" | wc -l)
 	race=$(awk '$2 > 0 && $1 != "right" && $8 + 0 > 0' "$2" | wc -l)
 	mc=$(awk '$1 == "MC" { s += $7 } END { print s + 0 }' "$4")
 	mca=$(awk '$1 == "MC" { s += $8 } END { print s + 0 }' "$4")
-	diag "$1: movers that judged the hogs still pinned (widened before their detach) $race; tasks moved by the judged attempts $moved (active-balance kicks $act); hog migrations between cpu0 and cpu1 (sched_migrate_task) $3; every MC attempt of the phase (lb_attempts, busy included) moved $mc, kicked $mca"
+	diag "$1: movers that judged the hogs still pinned (widened before their detach) $race; void movers (not judged) $nvoid; tasks moved by the judged attempts $moved (active-balance kicks $act); hog migrations between cpu0 and cpu1 (sched_migrate_task) $3; every MC attempt of the phase (lb_attempts, busy included) moved $mc, kicked $mca"
 	if [ "$nright" -eq 0 ] && [ "$moved" -le "$3" ] && [ "$3" -le $((mc + mca)) ]; then
 		ok "lb throttle $1: every judged attempt that moved is right; judged moved $moved <= migrations $3 <= MC moved + pushes $((mc + mca))"
 	else
@@ -196,12 +200,15 @@ pulls=
 for r in 1 2 3; do
 	pulls="$pulls $(l28_events /tmp/l28c$r.trace | awk '$2 > 0 || $3 > 0' | wc -l)"
 done
-pullers=$(awk '($2 > 0 || $3 > 0) && !($8 + 0 > 0)' /tmp/l28c.ev | wc -l)
+# (void attempts, not judged, are counted apart: at least one puller must
+# be judged, and every judged one right)
+pullers=$(awk '($2 > 0 || $3 > 0) && $1 != "void" && !($8 + 0 > 0)' /tmp/l28c.ev | wc -l)
 pullright=$(awk '($2 > 0 || $3 > 0) && $1 == "right" && !($8 + 0 > 0)' /tmp/l28c.ev | wc -l)
-if ! echo "$pulls" | grep -qw 0 && [ "$pullright" -eq "$pullers" ] && [ "$ovc" -eq 0 ]; then
-	ok "lb throttle control: the kernel pulled hogs to the idle CPU in judged attempts in every round (per round:$pulls), each judged right"
+pullvoid=$(awk '($2 > 0 || $3 > 0) && $1 == "void"' /tmp/l28c.ev | wc -l)
+if ! echo "$pulls" | grep -qw 0 && [ "$pullers" -gt 0 ] && [ "$pullright" -eq "$pullers" ] && [ "$ovc" -eq 0 ]; then
+	ok "lb throttle control: the kernel pulled hogs to the idle CPU in every round (per round:$pulls), each judged puller right ($pullright of $pullers; $pullvoid void)"
 else
-	not_ok "lb throttle control: the kernel pulled hogs to the idle CPU in judged attempts in every round, each judged right" "attempts that moved or pushed per round:$pulls; $pullright of $pullers right ($rightc right of $nc); events lost (ring buffer overrun) $ovc"
+	not_ok "lb throttle control: the kernel pulled hogs to the idle CPU in every round, each judged puller right" "attempts that moved or pushed per round:$pulls; $pullright of $pullers judged right, $pullvoid void ($rightc right of $nc); events lost (ring buffer overrun) $ovc"
 fi
 l28_movers control /tmp/l28c.ev "$migc" /tmp/l28c.att
 
