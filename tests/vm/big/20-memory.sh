@@ -71,9 +71,11 @@ s2=$(mi SUnreclaim) p2=$(mi Percpu) v2=$(mi VmallocUsed)
 # objects on the allocator's partial slabs still count in SUnreclaim),
 # and threads
 slabkb() { awk 'NR > 2 { printf "%s %d\n", $1, $2 * $4 / 1024 }' /proc/slabinfo 2>/dev/null; }
-# the module allocates with kmalloc/kcalloc only: objects in use in the
-# kmalloc-* caches (kB), the slab part of the bound
-kmkb() { awk 'NR > 2 && $1 ~ /^(dma-)?kmalloc-/ { s += $2 * $4 } END { printf "%d\n", s / 1024 }' /proc/slabinfo 2>/dev/null; }
+# the module allocates with kmalloc/kcalloc and GFP_KERNEL only: objects
+# in use in the plain kmalloc-N caches (kB), the slab part of the bound;
+# kmalloc-cg-* (memcg-accounted: allocations on behalf of user space, such
+# as insmod's own files) and kmalloc-rcl-* never hold the module's objects
+kmkb() { awk 'NR > 2 && $1 ~ /^(dma-)?kmalloc-[0-9]/ { s += $2 * $4 } END { printf "%d\n", s / 1024 }' /proc/slabinfo 2>/dev/null; }
 k2=$(kmkb)
 slabkb > /tmp/b20.slab0
 th0=$(ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null | wc -l)

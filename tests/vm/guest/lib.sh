@@ -79,20 +79,25 @@ diag() {
 # serial port is the slowest part of a scenario: the suite's 6.5 MB of
 # exports (tables and traces) shrink about tenfold.
 vm_export() {
-	local name=${VM_EXPORT_PREFIX:-}$1 file=$2 size
+	local name=${VM_EXPORT_PREFIX:-}$1 file=$2 size snap
 	case $name in
 	*[!A-Za-z0-9._-]*|''|.*) diag "vm_export: bad name '$name'"; return 1 ;;
 	esac
 	[ -f "$file" ] || { diag "vm_export: no file $file"; return 1; }
-	size=$(wc -c < "$file")
+	# one read of FILE: a live file (/proc/schedstat) changes between two
+	# reads, and its size then no longer matches what was sent
+	snap=/tmp/.vm_export.$name
+	cat "$file" > "$snap" || { rm -f "$snap"; diag "vm_export: cannot read $file"; return 1; }
+	size=$(wc -c < "$snap")
 	# the notice goes to the console only: stdout may be a pipe whose
 	# reader also writes to fd 3, and must not land inside the payload
 	echo "# exporting $file as $name ($size bytes)" > /dev/console
 	{
 		echo "=== VM_EXPORT BEGIN $name $size gzip ==="
-		gzip -c "$file" | base64
+		gzip -c "$snap" | base64
 		echo "=== VM_EXPORT END $name ==="
 	} >&3
+	rm -f "$snap"
 }
 
 # --- kernel log --------------------------------------------------------

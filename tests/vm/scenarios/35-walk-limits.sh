@@ -32,11 +32,17 @@ if ! modload "$KO" walk_budget=16 > /tmp/insmod.err 2>&1; then
 	return 0
 fi
 bg w35h burn -t 20 -s 0 -d 0 -q --cpu $C
+# every hog queued first: the leader creates them from cpu$C, where each new
+# one takes its share (a fresh clone's run sampled after 1.5 s and found
+# cpu$C fresh with its root row: fewer than 17 were queued yet)
+qn() { ss_rows cpus cpu h_nr_running | awk -v c=$C '$1 == c { n = $2 + 0 } END { print n + 0 }'; }
+n=0
+while [ "$(qn)" -lt 20 ] && [ $n -lt 40 ]; do sleep 0.25; n=$((n + 1)); done
 sleep 1.5
 # shellcheck disable=SC2046 # words into the positional parameters, on purpose
 set -- $(row)
 ob=$1 v=$2 g=$(grows $C) o=$(others)
-diag "walk_budget=16, 20 hogs on cpu$C: over_budget $ob, void $v, groups rows of cpu$C $g, of the other CPUs $o"
+diag "walk_budget=16, 20 hogs on cpu$C ($(qn) queued after $((n / 4)).$((n % 4 * 25)) s + 1.5 s): over_budget $ob, void $v, groups rows of cpu$C $g, of the other CPUs $o"
 res() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2" "$3"; fi; }
 res "$([ "$ob" -gt 0 ] && [ "$v" = walk_failed ] && [ "$g" -eq 0 ] && [ "$o" -gt 0 ]; echo $?)" \
 	"$T: over budget: cpu$C counts it ($ob), void walk_failed, no groups rows for it ($o rows of the other CPUs)" \
