@@ -130,15 +130,13 @@ elapsed=$(( $(date +%s) - start ))
 
 tr -d '\r' < "$tap" > "$tap.clean"
 
-# Exports: base64 payloads between the marker lines, gzip'ed when the
-# marker says so (guest/lib.sh vm_export).
+# Exports: gzip'ed, base64'ed payloads between the marker lines
+# (guest/lib.sh vm_export).
 awk -v dir="$exports" '
-	/^=== VM_EXPORT BEGIN / { name = $4; size = $5; enc = ($6 == "gzip") ? "gzip" : "plain"
-				  f = dir "/" name ".b64"; printf "" > f; on = 1; next }
-	/^=== VM_EXPORT END /   { if (on) { close(f); print name, size, enc }; on = 0; next }
-	on { print >> f }' "$tap.clean" | while read -r name size enc; do
-	if base64 -d "$exports/$name.b64" 2>/dev/null |
-	   if [ "$enc" = gzip ]; then gzip -dc; else cat; fi > "$exports/$name" 2>/dev/null &&
+	/^=== VM_EXPORT BEGIN / { name = $4; size = $5; f = dir "/" name ".b64"; printf "" > f; on = 1; next }
+	/^=== VM_EXPORT END /   { if (on) { close(f); print name, size }; on = 0; next }
+	on { print >> f }' "$tap.clean" | while read -r name size; do
+	if base64 -d "$exports/$name.b64" 2>/dev/null | gzip -dc > "$exports/$name" 2>/dev/null &&
 	   [ "$(stat -c %s "$exports/$name")" = "$size" ]; then
 		echo "# vm: exported $exports/$name ($size bytes)"
 	else

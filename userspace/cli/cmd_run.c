@@ -160,7 +160,7 @@ static int run_child(struct run_state *s)
 	sigaction(SIGQUIT, &old_quit, NULL);
 	r->wall_s = cli_now() - t0;
 	if (s->trace)
-		run_trace_sample_last(s->trace);
+		run_trace_sample(s->trace);	/* the state CMD left */
 	if (WIFEXITED(st))
 		r->exit_status = WEXITSTATUS(st);
 	else if (WIFSIGNALED(st))

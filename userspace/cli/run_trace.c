@@ -54,7 +54,7 @@ void run_trace_start(struct run_trace *t, int module_loaded)
 		cli_err("run", "lb verdicts not in the trace: %s", t->rec.lbt_why);
 }
 
-static void run_trace_sample(struct run_trace *t)
+void run_trace_sample(struct run_trace *t)
 {
 	struct dbgfs_error err;
 
@@ -135,11 +135,6 @@ int run_trace_wait(struct run_trace *t, pid_t pid, double interval, const char *
 	if (pidfd >= 0)
 		close(pidfd);
 	return 0;
-}
-
-void run_trace_sample_last(struct run_trace *t)
-{
-	run_trace_sample(t);
 }
 
 int run_trace_finish(struct run_trace *t, int exit_status, double wall_s,

@@ -43,9 +43,10 @@ void run_trace_mark_begin(struct run_trace *t);
  */
 int run_trace_wait(struct run_trace *t, pid_t pid, double interval, const char *cgroup,
 		   int *status);
-/* one last sample, the state CMD left: after `run` stopped its wall clock
- * (a sample reads several debugfs files: 86 ms once under TCG) */
-void run_trace_sample_last(struct run_trace *t);
+/* sample the module now; `run` takes one last sample, the state CMD left,
+ * after it stopped its wall clock (a sample reads several debugfs files:
+ * 86 ms once under TCG) */
+void run_trace_sample(struct run_trace *t);
 /* The report's window ended: read the last lb_verdict records, read no more. */
 void run_trace_stop_verdicts(struct run_trace *t);
 /*

@@ -70,7 +70,7 @@ sleep 1.5
 # shellcheck disable=SC2046 # words into the positional parameters, on purpose
 set -- $(row)
 ob=$1 v=$2 g=$(grows $C) tr=$(trunc) o=$(others)
-q=$(ss_rows cpus cpu h_nr_running | awk -v c=$C '$1 == c { print $2 }')
+q=$(qn)
 diag "130 cgroups x 1 hog on cpu$C (layout $layout): h_nr_running $q, over_budget $ob0 -> $ob, void $v, groups rows $g, groups_truncated $tr, rows of the other CPUs $o"
 res "$([ "$ob" -eq "$ob0" ] && [ "$v" = fresh ] && [ "$g" -eq 64 ] && [ "$tr" -ge 1 ]; echo $?)" \
 	"$T: 131 queued cfs_rqs ($layout): cpu$C fresh, 64 rows shown, counted in groups_truncated ($tr)" \
