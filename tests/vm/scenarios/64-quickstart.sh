@@ -5,7 +5,9 @@
 # command of the quick start runs verbatim (`sudo` is the only shim: the
 # guest is root and has none).  Each must exit 0, and every line of its
 # shown output without a digit (titles, headers, labels: numbers differ
-# between runs) must be a line of its real output.  The commands and lines
+# between runs) must be a line of its real output, runs of blanks counting
+# as one (compare's columns widen to the longest label or value the two
+# runs hold, so alignment differs between runs).  The commands and lines
 # come from the README (tests/quickstart/extract.sh, at build time).
 # plan: 6
 # timeout: 200
@@ -37,10 +39,11 @@ while [ $i -le $n ]; do
 	cmd=$(cat /tmp/qs/cmd.$i)
 	( eval "$cmd" ) > /tmp/qs/got.$i 2>&1
 	rc=$?
-	sed 's/[ \t]*$//' /tmp/qs/got.$i > /tmp/qs/got.$i.t
+	sed 's/[ \t][ \t]*/ /g; s/ $//' /tmp/qs/got.$i > /tmp/qs/got.$i.t
 	missing=
 	while IFS= read -r want; do
-		grep -qxF -- "$want" /tmp/qs/got.$i.t || missing="$missing | $want"
+		w=$(printf '%s\n' "$want" | sed 's/[ \t][ \t]*/ /g; s/ $//')
+		grep -qxF -- "$w" /tmp/qs/got.$i.t || missing="$missing | $want"
 	done < /tmp/qs/want.$i
 	if [ $rc -eq 0 ] && [ -z "$missing" ]; then
 		ok "quick start: \$ $cmd ($(grep -c . /tmp/qs/want.$i) lines of the README's output found)"
