@@ -32,6 +32,10 @@ if [ "$N" -lt 2 ]; then
 	return 0
 fi
 fail=0
+# lb_count and the other domain counters of /proc/schedstat move only with
+# schedstats on (schedstat_inc()); off, every newidle figure reads 0
+old_ss=$(cat /proc/sys/kernel/sched_schedstats)
+echo 1 > /proc/sys/kernel/sched_schedstats
 # the run-time option: -r (schbench's letter) in newer CLIs, -d before
 DUR=-d
 sched-shadow bench --help 2>&1 | grep -qE '(^|[ ,])-r([ ,]|$)' && DUR=-r
@@ -89,6 +93,8 @@ visit() {
 		FNR > 2 && $1 != "all" && $2 != "busy" { a += $5; c += $5 * w[$1] }
 		END { if (a) printf "%.1f", c / a; else print "-" }' - /tmp/a40.lb 2>/dev/null)
 	npc=$(awk -v a="$ns" -v s="$nsr" -v c="$cpa" 'BEGIN { if (c + 0 > 0 && a != "-" && a != "") printf "%.0f", (a + 0) / c; else print "-" }')
+	# a visit that saw no newidle balancing measured nothing of its cost
+	[ $((n1 - n0)) -gt 0 ] || { fail=1; diag "$N CPUs, audit $cfg, round $r: newidle lb_count did not move ($n0 -> $n1)"; }
 	echo "$N,$cfg,$r,$SECS,${att:-0},${calls:-0},${ns:--},${nsr:--},${cpa:--},$npc,$((n1 - n0)),$(maxcost)" >> $OUT
 	diag "$N CPUs, audit $cfg, round $r: attempts ${att:-0} at ${ns:--} ns, searches ${calls:-0} at ${nsr:--} ns, ${cpa:--} CPUs per attempt; newidle attempts $((n1 - n0)), max_newidle_lb_cost $(maxcost)"
 	unload_module
@@ -101,5 +107,6 @@ while [ $r -le $ROUNDS ]; do
 	r=$((r + 1))
 done
 bench_config none
-check $fail "audit: $ROUNDS rounds, audit on and off, $N CPUs"
+echo "$old_ss" > /proc/sys/kernel/sched_schedstats
+check $fail "audit: $ROUNDS rounds, audit on and off, $N CPUs, newidle balancing counted in every visit"
 vm_export audit-$N.csv $OUT
