@@ -63,7 +63,8 @@ and the module shows its last published walk.
     per-level integer rounding (up to 1 unit per level); 9 % for the root
     of a CPU that groups time-share (its averages are sums of top-level
     entities whose weights are recomputed at each update);
-  util_avg of a group that time-shares its CPU: reported, not judged - a
+  util_avg of a group in a round where it time-shares its CPU: reported,
+    not judged (its other rounds are judged) - a
     group's utilization is propagated on the switches, which fire no
     tracepoint the module walks at (6.1, scenario 11: the dump 22 and the
     module 420 in one round, both 288 in the next; its load_avg and
@@ -383,11 +384,10 @@ class Tally:
             self.observe(key, field, b)
         self.res.setdefault(key + (field,), []).append((ok, a, b, kind, depth))
 
-    def not_judged_why(self, k, v):
-        """None when the key is judged, else why not"""
+    def not_judged_why(self, k, v, own=False):
+        """None when the key is judged, else why not (own: the kernel's
+        steadiness from V's values, not from every observed round)"""
         kind = v[0][3]
-        if kind == "util_shared":
-            return "a time-shared group's util_avg"
         if kind == "count_noisy":
             ks = self.kern.get(k, [x[2] for x in v])
             if len(set(ks)) > 1:
@@ -395,7 +395,7 @@ class Tally:
             return None
         if kind not in ("avg", "avg_mixed", "noisy", "h_load"):
             return None
-        ks = self.kern.get(k, [x[2] for x in v])
+        ks = [x[2] for x in v] if own else self.kern.get(k, [x[2] for x in v])
         med = statistics.median(ks)
         if sum(1 for x in ks if abs(x - med) > max(0.10 * abs(med), 8)) >= 2:
             return "the kernel's own value strayed > 10 % from its median in >= 2 rounds"
@@ -743,7 +743,21 @@ def judge(data, mode, o):
         cnt, worst, unj, why_unj, nkeys = {}, {}, {}, {}, {}
         bad = []
         for k, v in sorted(keys.items(), key=lambda kv: str(kv[0])):
-            why = t.not_judged_why(k, v)
+            # a group's util_avg is reported, not judged, in the rounds
+            # where the group time-shared its CPU; its other rounds are
+            # judged (a kworker queued at one dump must not exempt the key)
+            for ok, a, b, kind, dp in v:
+                if kind == "util_shared":
+                    unj[dp] = unj.get(dp, 0) + 1
+                    w = "a time-shared group's util_avg (those rounds)"
+                    why_unj[w] = why_unj.get(w, 0) + 1
+            n = len(v)
+            v = [x for x in v if x[3] != "util_shared"]
+            if not v:
+                continue
+            # (the kernel's own steadiness then over the judged rounds only:
+            # sharing moves a group's util_avg, which is why they are left out)
+            why = t.not_judged_why(k, v, own=len(v) < n)
             for ok, a, b, kind, dp in v:
                 if why:
                     unj[dp] = unj.get(dp, 0) + 1
