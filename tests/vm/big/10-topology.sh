@@ -10,9 +10,10 @@ topo=$(sed -n 's/.*big\.topology=\([a-z0-9]*\).*/\1/p' /proc/cmdline)
 online=$(ncpus)
 possible=$(awk -F- '{ print ($2 == "" ? $1 : $2) + 1 }' /sys/devices/system/cpu/possible)
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
-# cpu0's domains: name and span weight, innermost first
+# cpu0's domains: name and span weight, innermost first (schedstat 17+,
+# 6.13 on, names each domain before its mask: "domain0 SMT 00000003 ...")
 doms=$(awk '$1 == "cpu0" { on = 1; next } /^cpu/ { on = 0 } on && /^domain/ {
-	m = $2; gsub(",", "", m); w = 0
+	m = ($2 ~ /^[0-9a-f,]+$/) ? $2 : $3; gsub(",", "", m); w = 0
 	for (i = 1; i <= length(m); i++) { d = index("0123456789abcdef", substr(m, i, 1)) - 1
 		while (d) { w += d % 2; d = int(d / 2) } }
 	printf "%s%d", s, w; s = " " }' /proc/schedstat)
@@ -20,6 +21,9 @@ names=
 for d in /sys/kernel/debug/sched/domains/cpu0/domain*; do
 	[ -f "$d/name" ] && names="$names $(cat "$d/name")"
 done
+# (no name files in debugfs: the names schedstat 17+ gives)
+[ -n "$names" ] || names=$(awk '$1 == "cpu0" { on = 1; next } /^cpu/ { on = 0 }
+	on && /^domain/ && $2 !~ /^[0-9a-f,]+$/ { printf "%s%s", s, $2; s = " " }' /proc/schedstat)
 names=${names# }
 diag "topology ${topo:-default}: $online online, $possible possible, $nodes NUMA node(s); cpu0 domains: ${names:-?} spanning ${doms:-?} CPUs"
 t=/sys/devices/system/cpu/cpu0/topology
