@@ -39,12 +39,13 @@ while [ $i -le $n ]; do
 	cmd=$(cat /tmp/qs/cmd.$i)
 	( eval "$cmd" ) > /tmp/qs/got.$i 2>&1
 	rc=$?
-	sed 's/[ \t][ \t]*/ /g; s/ $//' /tmp/qs/got.$i > /tmp/qs/got.$i.t
+	for f in got want; do
+		sed 's/[ \t][ \t]*/ /g; s/ $//' /tmp/qs/$f.$i > /tmp/qs/$f.$i.t
+	done
 	missing=
 	while IFS= read -r want; do
-		w=$(printf '%s\n' "$want" | sed 's/[ \t][ \t]*/ /g; s/ $//')
-		grep -qxF -- "$w" /tmp/qs/got.$i.t || missing="$missing | $want"
-	done < /tmp/qs/want.$i
+		grep -qxF -- "$want" /tmp/qs/got.$i.t || missing="$missing | $want"
+	done < /tmp/qs/want.$i.t
 	if [ $rc -eq 0 ] && [ -z "$missing" ]; then
 		ok "quick start: \$ $cmd ($(grep -c . /tmp/qs/want.$i) lines of the README's output found)"
 	else
