@@ -35,8 +35,17 @@ ring16) want="16 16 4" wdoms="4 12 16" ;;
 possible240) want="8 240 1" wdoms="4 8" ;;
 *) want="$online $possible $nodes" wdoms="$doms" ;;
 esac
+# The kernel decides which of the firmware's hot-pluggable CPUs are
+# possible: 6.1 takes QEMU 7.2's 232 disabled MADT entries, 7.x takes none
+# (its boot log: "CPU topo: Allowing 8 present CPUs plus 0 hotplug CPUs").
+# Such a kernel cannot make nr_cpu_ids exceed the present CPUs on this
+# QEMU: the check is skipped with the kernel's line as the reason, and only
+# then (8 possible and that line both; 6.1 still runs it).
+hotplug0=$(dmesg 2>/dev/null | grep -o 'Allowing [0-9]* present CPUs plus 0 hotplug CPUs' | head -n 1)
 if [ "$online $possible $nodes" = "$want" ]; then
 	ok "$T: $topo: $online online, $possible possible, $nodes node(s)"
+elif [ "$topo" = possible240 ] && [ "$possible" = "$online" ] && [ -n "$hotplug0" ]; then
+	tap_skip "$T: $topo: online/possible/nodes" "this kernel took none of QEMU's hot-pluggable CPUs as possible (\"$hotplug0\"): $online possible, not 240"
 else
 	not_ok "$T: $topo: online/possible/nodes" "got $online $possible $nodes, want $want"
 fi
