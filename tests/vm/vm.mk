@@ -90,9 +90,10 @@ BIG_TIMEOUT       ?= 2400
 # preempted inside an RCU read-side section; voluntary is not offered) the
 # cgroup build's 24 busy tasks per CPU starve a preempted reader long enough
 # for RCU to report it ("Tasks blocked on level-1 rcu_node ... P<pid>/1:b..l")
-# with the module never loaded: 4 reports in the first 76 s of the 5,000
-# groups at a 3 s timeout on smt32, and 5 in one of three runs with the module
-# at 21 s.  120 s still reports a CPU or a reader that never moves.
+# with the module never loaded: 4 reports while the 5,000 groups were built
+# (none in the 240 s of load after) at a 3 s timeout on smt32, and 5 in one
+# of three runs with the module at 21 s.  120 s still reports a CPU or a
+# reader that never moves.
 BIG_APPEND        ?= rcupdate.rcu_cpu_stall_timeout=120
 BIG_SCENARIOS     ?=
 BIG_MEM_smt32     ?= 4G
