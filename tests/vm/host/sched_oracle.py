@@ -53,8 +53,8 @@ monotone in dt), and the module must fall inside it within max(2 %, 4).
 Tolerances (why): the files are read one after the other, not atomically,
 and the module shows its last published walk.
   counts (nr_running, h_nr_running, h_tasks, nr_tasks): exact (on the
-    --noisy-cpu, the CPU's counts and its root row's only where the dump's stayed the same
-    over the rounds: its kworkers come and go);
+    --noisy-cpu, the CPU's counts and its root row's only where the
+    dump's stayed the same over the rounds: its kworkers come and go);
   weights (weight, cfs_weight, se_weight): max(1 %, 2 units) - a group
     entity's weight is recomputed from the task group's load_avg sum at
     every update;
@@ -656,14 +656,20 @@ def judge(data, mode, o):
                         t.observe(("row", c, p), "groups." + f, blk.get(f))
                 for p, h in oracle_h_load(k).items():
                     t.observe(("row", c, p), "groups.h_load", h)
+            def count_kind(p):
+                # the console CPU's root counts its kworkers too (7.3,
+                # scenario 11: tasks queued at its root 1 1 0 0 against the
+                # dump's 0 0 0 0 in the last rounds, the dump's 1 2 1 1 0 0
+                # 0 0): its counts are judged only where the dump's stayed
+                # the same over the rounds
+                return "count_noisy" if c in noisy and p == "/" else "count"
             if c in noisy:
                 # every round's count of tasks queued at the console CPU's
                 # root, judged or not: its steadiness decides (count_noisy)
                 t.observe(("row", c, "/"), "groups.nr_tasks", len(fair_r(k).get("/", [])))
             if mode == "fields":
-                # on the console's CPU the counts are judged only where the
-                # dump's stayed the same over the rounds (7.3: 1 1 1 2 2 1 1 3)
-                ck = "count_noisy" if c in noisy else "count"
+                # (the console CPU's nr_running over the rounds, 7.3: 1 1 1 2 2 1 1 3)
+                ck = count_kind("/")
                 t.add(key, "cpus.nr_running", num(m["nr_running"]), k["rq"].get("nr_running"), ck, 0)
                 t.add(key, "cpus.h_nr_running", num(m["h_nr_running"]), root.get("h_runnable"), ck, 0)
                 # groups time-share this CPU: the root's averages are sums of
@@ -686,11 +692,7 @@ def judge(data, mode, o):
                         continue
                     gk = ("row", c, p)
                     dp = depth_of(p)
-                    # the console CPU's root row counts its kworkers too: the
-                    # same rule as its cpus counts (7.3, scenario 11: tasks
-                    # queued at its root 1 1 0 0 against the dump's 0 0 0 0
-                    # in the last rounds, the dump's 1 2 1 1 0 0 0 0)
-                    gck = "count_noisy" if c in noisy and p == "/" else "count"
+                    gck = count_kind(p)
                     t.add(gk, "groups.h_tasks", num(g["h_tasks"]), blk.get("h_nr_running"), gck, dp, True)
                     # a group that time-shares its CPU: its load and runnable
                     # averages do not depend on who runs (judged), its
@@ -721,7 +723,7 @@ def judge(data, mode, o):
                         continue
                     gk = ("row", c, p)
                     dp = depth_of(p)
-                    gck = "count_noisy" if c in noisy and p == "/" else "count"
+                    gck = count_kind(p)
                     t.add(gk, "groups.shadow", num(g["shadow"]), x["S"], "avg", dp, True)
                     t.add(gk, "groups.task_load", num(g["task_load"]), x["task_load"], "avg", dp, True)
                     t.add(gk, "groups.nr_tasks", num(g["nr_tasks"]), x["nq"], gck, dp, True)
