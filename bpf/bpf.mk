@@ -21,7 +21,7 @@ BPF_CFLAGS   := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
 # The one CLI object that includes the skeleton; none when cli.mk found the
 # BPF feature off (no clang or bpftool: the CLI is built without it).
 CLI_BPF_DEPS := $(if $(CLI_BPF_WHY),,$(BPF_OUT)/latency.skel.h)
-$(BUILD)/cli/latency.o: $(CLI_BPF_DEPS)
+$(BUILD)/cli/sources/latency.o: $(CLI_BPF_DEPS)
 
 .PHONY: bpf test-bpf
 bpf: $(BPF_OUT)/latency.skel.h

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Structures shared by latency.bpf.c (kernel side) and the sched-shadow CLI
- * (userspace/cli/latency.c).  Both sides include this header; keep it free
+ * (userspace/cli/sources/latency.c).  Both sides include this header; keep it free
  * of anything but fixed-size integer types.
  *
  * Wakeup latency = time from sched_wakeup/sched_wakeup_new of a task to the

@@ -42,11 +42,11 @@ cli-features:
 	@printf '...%30s: [ %-3s ] %s\n' bpf $(CLI_BPF) '$(CLI_BPF_WHY)' perfetto $(CLI_PERFETTO) '$(CLI_PERFETTO_WHY)'
 
 # Perfetto traces (pftrace.c): protoc-c turns the project's
-# perfetto_trace.proto into $(BUILD)/cli/perfetto_trace.pb-c.[ch].
-CLI_PROTO    = $(CLI_DIR)/perfetto_trace.proto
+# perfetto/perfetto_trace.proto into $(BUILD)/cli/perfetto_trace.pb-c.[ch].
+CLI_PROTO    = $(CLI_DIR)/perfetto/perfetto_trace.proto
 CLI_PB_C     = $(BUILD)/cli/perfetto_trace.pb-c.c
 CLI_PB_H     = $(BUILD)/cli/perfetto_trace.pb-c.h
-CLI_SRCS     = $(wildcard $(CLI_DIR)/*.c)
+CLI_SRCS     = $(wildcard $(CLI_DIR)/*.c $(CLI_DIR)/*/*.c)
 CLI_OBJS     = $(patsubst $(CLI_DIR)/%.c,$(BUILD)/cli/%.o,$(CLI_SRCS)) \
 	       $(if $(CLI_PERFETTO_WHY),,$(BUILD)/cli/perfetto_trace.pb-c.o)
 CLI_CFLAGS   = $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -Iuserspace -Ibpf -I$(BUILD)/bpf -I$(BUILD)/cli \
@@ -91,7 +91,7 @@ $(CLI_PB_H): $(CLI_PB_C)
 $(CLI_PB_C): $(CLI_PROTO)
 	@mkdir -p $(dir $@)
 	@command -v protoc-c >/dev/null || { echo "error: protoc-c not found (apt-get install protobuf-c-compiler libprotobuf-c-dev; make deps)"; exit 1; }
-	protoc-c --c_out=$(BUILD)/cli -I$(CLI_DIR) $(CLI_PROTO)
+	protoc-c --c_out=$(BUILD)/cli -I$(dir $(CLI_PROTO)) $(CLI_PROTO)
 
 $(BUILD)/cli/perfetto_trace.pb-c.o: $(CLI_PB_C)
 	$(CC) $(CLI_CFLAGS) -c -o $@ $<
@@ -115,20 +115,20 @@ UNIT_CLI_CFLAGS = -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -std
 $(BUILD)/unit/cli/%.o: $(CLI_DIR)/%.c $(CLI_GEN_HDRS) $(CLI_FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	$(CC) $(UNIT_CLI_CFLAGS) -MMD -MP -c -o $@ $<
-$(BUILD)/unit/cli/latency.o: $(if $(CLI_BPF_WHY),,$(BUILD)/bpf/latency.skel.h)
+$(BUILD)/unit/cli/sources/latency.o: $(if $(CLI_BPF_WHY),,$(BUILD)/bpf/latency.skel.h)
 $(BUILD)/unit/cli/perfetto_trace.pb-c.o: $(CLI_PB_C)
 	@mkdir -p $(dir $@)
 	$(CC) $(UNIT_CLI_CFLAGS) -c -o $@ $<
 $(BUILD)/unit/libsched-shadow-cli.a: $(UNIT_CLI_OBJS)
 	@rm -f $@
 	ar rcs $@ $(UNIT_CLI_OBJS)
--include $(wildcard $(BUILD)/unit/cli/*.d)
+-include $(wildcard $(BUILD)/unit/cli/*.d $(BUILD)/unit/cli/*/*.d)
 
 .PHONY: cli-clean
 cli-clean:
 	rm -rf $(BUILD)/cli $(BUILD)/sched-shadow $(BUILD)/sched-shadow-static
 
--include $(wildcard $(BUILD)/cli/*.d)
+-include $(wildcard $(BUILD)/cli/*.d $(BUILD)/cli/*/*.d)
 
 # The man page's GLOBAL OPTIONS and COMMANDS sections and the bash
 # completion are generated from the CLI's option tables; they are

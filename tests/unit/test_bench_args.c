@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Option parsing of `bench` and `run` (userspace/cli/bench_args.c, run_args.c):
+ * Option parsing of `bench` and `run` (userspace/cli/commands/bench_args.c, run_args.c):
  * defaults, accepted forms, and every usage error a user can hit, plus
  * a 0.2 s smoke run of the workload itself (1 message thread, 2 workers).
  */
@@ -9,12 +9,12 @@
 #include <string.h>
 #include <stdlib.h>
 #define LAT_NO_LOADER
-#include "cli/latency.c"
+#include "cli/sources/latency.c"
 #include "cli/options.c"
-#include "cli/bench_args.c"
-#include "cli/bench_work.c"
-#include "cli/cgroup.c"
-#include "cli/run_args.c"
+#include "cli/commands/bench_args.c"
+#include "cli/workload/bench_work.c"
+#include "cli/sources/cgroup.c"
+#include "cli/commands/run_args.c"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof(a[0])) - 1)
 

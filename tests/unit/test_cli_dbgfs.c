@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of the CLI's debugfs parser (userspace/cli/dbgfs.c) on good
+ * Host tests of the CLI's debugfs parser (userspace/cli/sources/dbgfs.c) on good
  * input, `-` cells, malformed and truncated rows, wrong or missing
  * version lines, empty files, and on the fixture files that reproduce
  * the module's output (tests/unit/fixtures/cli/).
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "tap.h"
-#include "cli/dbgfs.c"
+#include "cli/sources/dbgfs.c"
 
 #define FIX "tests/unit/fixtures/cli"
 

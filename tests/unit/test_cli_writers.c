@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of the CLI writers: JSON (userspace/cli/json.c) output is
+ * Host tests of the CLI writers: JSON (userspace/cli/formats/json.c) output is
  * parsed back by a small strict validator/decoder below; Prometheus
  * (prom.c) lines are parsed back (HELP/TYPE, names, label unescaping);
  * the aligned table printer (table.c) is checked on exact strings.
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <math.h>
 #include "tap.h"
-#include "cli/json.c"
-#include "cli/prom.c"
-#include "cli/table.c"
+#include "cli/formats/json.c"
+#include "cli/formats/prom.c"
+#include "cli/formats/table.c"
 
 /* ---- strict JSON validator (RFC 8259 subset: everything we emit) ---- */
 struct jp {

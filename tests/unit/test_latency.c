@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Histogram and percentile math of userspace/cli/latency.c: log2
+ * Histogram and percentile math of userspace/cli/sources/latency.c: log2
  * histograms as the BPF side fills them (merge, nearest-rank percentile,
  * interpolation inside a bucket, clamping to the max) and the bench's
  * fine histogram (exact below 1024 us, bounded relative error above).
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <stdlib.h>
 #define LAT_NO_LOADER
-#include "cli/latency.c"
+#include "cli/sources/latency.c"
 
 static void add(struct lat_cg_val *h, uint64_t v, uint64_t n)
 {

@@ -22,13 +22,13 @@
 #include "tap.h"
 
 #include "cli/cli.h"
-#include "cli/lbtrace.h"
-#include "cli/pfrec.h"
+#include "cli/sources/lbtrace.h"
+#include "cli/perfetto/pfrec.h"
 #include "cli/features.h"
 /* the CLI is linked (unit.mk) */
 
 #define FIX "tests/unit/fixtures/cli"
-#define PROTO_DIR "userspace/cli"
+#define PROTO_DIR "userspace/cli/perfetto"
 #define PROTO PROTO_DIR "/perfetto_trace.proto"
 
 static char err[1 << 14];
@@ -502,7 +502,7 @@ static void test_verdicts(void)
 	struct dbgfs_error derr;
 	struct lbv_event e;
 	struct pfrec r;
-	char path[128], msg[256], cmd[600];
+	char path[128], msg[256], cmd[700];
 	const struct dtrack *c2;
 	int found = 0, okargs = 0, onseq2 = 1;
 	unsigned long long last = 0;

@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include "tap.h"
 #include "cli/cli.h"
-#include "cli/json_parse.h"
+#include "cli/formats/json_parse.h"
 
 #define FIX "tests/unit/fixtures"
 

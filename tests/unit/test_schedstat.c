@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/schedstat parser and deltas (userspace/cli/schedstat.c): the
+ * /proc/schedstat parser and deltas (userspace/cli/sources/schedstat.c): the
  * three understood versions, refusal of unknown/missing versions and of
  * truncated lines, idle-type reordering, per-level delta sums.
  * Fixtures in tests/unit/fixtures/bpf/: counter k of idle-type block t
@@ -8,7 +8,7 @@
  */
 #include "tap.h"
 #include <string.h>
-#include "cli/schedstat.c"
+#include "cli/sources/schedstat.c"
 
 #define FIX "tests/unit/fixtures/bpf/"
 

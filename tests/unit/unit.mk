@@ -9,7 +9,7 @@ UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
 	-Itests/unit/shim -Itests/unit -Imodule/core -Iuserspace -Ibpf \
 	-DCLI_VERSION='"$(VERSION)"'
 
-$(BUILD)/unit/%: tests/unit/%.c $(wildcard module/core/*.[ch]) $(wildcard userspace/*.[ch]) $(wildcard userspace/cli/*.[ch]) tests/unit/tap.h
+$(BUILD)/unit/%: tests/unit/%.c $(wildcard module/core/*.[ch]) $(wildcard userspace/*.[ch]) $(wildcard userspace/cli/*.[ch] userspace/cli/*/*.[ch]) tests/unit/tap.h
 	@mkdir -p $(dir $@)
 	$(CC) $(UNIT_CFLAGS) -o $@ $< -lm $(UNIT_LIBS)
 
@@ -35,7 +35,7 @@ test-unit: $(UNIT_BINS)
 	[ $$fail -eq 0 ]
 
 # Tests of the CLI as a whole (cli_main(), run, report, compare) link the
-# CLI itself: every userspace/cli/*.c built with the unit flags (sanitizers)
+# CLI itself: every .c under userspace/cli/ built with the unit flags (sanitizers)
 # and the build's features into one archive (rules in userspace/cli.mk),
 # main() left out, so the test runs exactly the commands the binary has.
 UNIT_CLI_TESTS := test_cli_main test_perfetto test_report test_cli_conventions

@@ -19,9 +19,9 @@
 
 #include <stdio.h>
 #include <getopt.h>
-#include "cli/dbgfs.h"
-#include "cli/json.h"
-#include "cli/prom.h"
+#include "cli/sources/dbgfs.h"
+#include "cli/formats/json.h"
+#include "cli/formats/prom.h"
 #include "cli/options.h"
 
 #define CLI_NAME		"sched-shadow"

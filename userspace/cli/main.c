@@ -20,7 +20,7 @@
 
 #include "cli/cli.h"
 #include "cli/features.h"
-#include "cli/latency.h"
+#include "cli/sources/latency.h"
 
 struct cli_global cli;
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host-side checks for VM scenario 63 (tests/vm/scenarios/63-perfetto.sh):
 # the guest's Perfetto traces decode with `protoc --decode` against the
-# project's userspace/cli/perfetto_trace.proto, and
+# project's userspace/cli/perfetto/perfetto_trace.proto, and
 #  - record's trace has the CSV's samples and numbers: at every sample,
 #    every CPU's shadow, load_avg, shadow_avg and nr_running counter equals
 #    the CSV cell (an empty cell = no value); the cgroup tracks of the
@@ -27,7 +27,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 out=${1:-$top/build/vm-out}
 . "$top/tests/lib/tap.sh"
 tap_begin vm-host-perfetto
-proto=$top/userspace/cli/perfetto_trace.proto
+proto=$top/userspace/cli/perfetto/perfetto_trace.proto
 
 if ! command -v protoc >/dev/null; then
 	ok 1 "protoc (protobuf-compiler) installed on the host (make deps)"

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `sched-shadow run [OPTIONS] -- CMD ARGS...`: one report around one
+ * command.  Order: reset the module's counters, start the BPF collector,
+ * snapshot /proc/schedstat, run CMD (optionally inside a cgroup), then
+ * read everything back into the report model (report.h) and print it
+ * as text, JSON or Prometheus.  Every source may be missing (no module,
+ * no BPF, no schedstat): the report then says which and why, and the
+ * rest still works.  Exit status is CMD's.
+ * The JSON schema is documented in docs/cli-run.md.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "cli/cli.h"
+#include "cli/features.h"
+#include "cli/sources/cgroup.h"
+#include "cli/sources/latency.h"
+#include "cli/report/report.h"
+#include "cli/commands/run_args.h"
+#include "cli/perfetto/run_trace.h"
+#include "cli/sources/schedstat.h"
+
+struct run_state {
+	struct run_opts o;
+	struct report r;
+	struct run_trace *trace;	/* --perfetto */
+	int paused;			/* the module's enable is 0 by us: set it back to 1 */
+	FILE *out;			/* -o FILE, else stdout */
+	char result_tmp[64];		/* the file offered to CMD in $SCHED_SHADOW_RESULT */
+};
+
+/*
+ * The report's window is cut by pausing the module (its enable file):
+ * paused, it neither counts nor traces, so the reset, the schedstat
+ * baseline and the tracefs instance all start from the same point, and
+ * at the end the counters, schedstat and the last lb_verdict record all
+ * stop at the same point.  The trace's verdict instants then equal the
+ * report's judged attempts.  A module the user had disabled is left so.
+ */
+static int run_enable_read(void)
+{
+	char path[4096 + 16], buf[8] = "";
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/enable", cli.debugfs);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 && buf[0] == '1' ? 1 : n > 0 && buf[0] == '0' ? 0 : -1;
+}
+
+static void run_pause(struct run_state *s, int pause)
+{
+	struct dbgfs_error err;
+
+	if (pause && run_enable_read() != 1)
+		return;
+	if (!pause && !s->paused)
+		return;
+	if (dbgfs_write(cli.debugfs, "enable", pause ? "0" : "1", &err)) {
+		if (s->trace)
+			cli_err("run", "could not %s the module (%s): the trace's verdicts may differ "
+				"from the report's attempts at the edges", pause ? "pause" : "resume",
+				err.msg);
+		return;
+	}
+	s->paused = pause;
+}
+
+/* The module is there (or --no-module); 0, or the exit status after saying why not. */
+static int run_module_probe(struct run_state *s)
+{
+	struct report_module *m = &s->r.module;
+	struct dbgfs_error err;
+	int rc;
+
+	if (!s->o.module) {
+		snprintf(m->why, sizeof(m->why), "--no-module");
+		return 0;
+	}
+	rc = dbgfs_probe_root(cli.debugfs, &err);
+	if (rc) {
+		cli_err("run", "%s (or run --no-module: BPF and /proc/schedstat only)", err.msg);
+		return cli_exit_for(rc);
+	}
+	m->loaded = 1;
+	return 0;
+}
+
+static void run_module_start(struct report *r)
+{
+	struct report_module *m = &r->module;
+	struct dbgfs_error err;
+
+	if (!m->loaded)
+		return;
+	if (dbgfs_write(cli.debugfs, "reset", "1", &err))
+		snprintf(m->why, sizeof(m->why), "reset failed: %s", err.msg);
+	else
+		m->reset = 1;
+}
+
+static int run_child(struct run_state *s)
+{
+	struct report *r = &s->r;
+	char err[512];
+	pid_t pid;
+	int st;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	double t0;
+
+	fflush(NULL);
+	t0 = cli_now();
+	if (s->trace)	/* the slice spans the same wall time as the report */
+		run_trace_mark_begin(s->trace);
+	pid = fork();
+	if (pid < 0) {
+		cli_err("run", "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		if (r->cg_used && cg_enter(&r->cg, 0, err, sizeof(err))) {
+			cli_err("run", "%s", err);
+			_exit(126);
+		}
+		if (s->result_tmp[0])
+			setenv(CLI_RESULT_ENV, s->result_tmp, 1);
+		execvp(s->o.cmd[0], s->o.cmd);
+		cli_err("run", "%s: %s", s->o.cmd[0], strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	report_wasted_track(r, cli.debugfs, pid);	/* CMD's own wait split */
+	/* Like time(1): Ctrl-C goes to CMD, we stay to print the report */
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	/* --perfetto: sample the module while waiting (run_trace.c) */
+	if (s->trace && run_trace_wait(s->trace, pid, s->o.interval,
+				       r->cg_used ? r->cg.rel : NULL, &st)) {
+		cli_err("run", "waitpid: %s", strerror(errno));
+		st = 1 << 8;
+	}
+	while (!s->trace && waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR) {
+			cli_err("run", "waitpid: %s", strerror(errno));
+			st = 1 << 8;
+			break;
+		}
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	r->wall_s = cli_now() - t0;
+	if (s->trace)
+		run_trace_sample(s->trace);	/* the state CMD left */
+	if (WIFEXITED(st))
+		r->exit_status = WEXITSTATUS(st);
+	else if (WIFSIGNALED(st))
+		r->exit_status = 128 + WTERMSIG(st);
+	else
+		r->exit_status = 1;
+	return 0;
+}
+
+static const char *run_cg_name_cb(const void *ctx, int i, char *buf, size_t len)
+{
+	return report_cg_name(ctx, i, buf, len);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_state *s;
+	struct report *r;
+	struct lat_bpf *b = NULL;
+	struct schedstat before, after;
+	char err[512];
+	int rc, ss_prev = -1, status = CLI_EXIT_FAIL, trace_failed = 0;
+
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		cli_err("run", "out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	r = &s->r;
+	memset(&before, 0, sizeof(before));
+	memset(&after, 0, sizeof(after));
+	rc = run_parse_args(argc, argv, &s->o, err, sizeof(err));
+	if (rc) {
+		free(s);
+		return rc > 0 ? CLI_EXIT_OK : cli_usage_error("run", "%s", err);
+	}
+	if (s->o.debugfs)
+		cli.debugfs = s->o.debugfs;
+	if (s->o.fmt == RUN_FMT_JSON)
+		cli.json = 1;
+	else if (cli.json)
+		s->o.fmt = RUN_FMT_JSON;
+	r->debugfs = cli.debugfs;
+	r->cmd = s->o.cmd;
+	r->latency.requested = s->o.bpf;
+	r->label = s->o.label;
+	r->note = s->o.note;
+	r->result.file = s->o.result;
+	s->out = stdout;
+
+	if (s->o.perfetto && !cli_feature("perfetto")->built) {
+		cli_err("run", "--perfetto: built without Perfetto traces: %s",
+			cli_feature("perfetto")->why);
+		status = CLI_EXIT_NOTOOL;
+		goto cleanup;
+	}
+	/* Without the module (and no --no-module) nothing is touched */
+	status = run_module_probe(s);
+	if (status)
+		goto cleanup;
+	status = CLI_EXIT_FAIL;
+	/* -o: an unwritable place fails before anything is touched */
+	if (s->o.output) {
+		s->out = fopen(s->o.output, "we");
+		if (!s->out) {
+			cli_err("run", "%s: %s", s->o.output, strerror(errno));
+			s->out = stdout;
+			goto cleanup;
+		}
+	}
+	/* a file CMD may write its JSON result to (unless --result names one) */
+	if (!s->o.result) {
+		int fd;
+
+		snprintf(s->result_tmp, sizeof(s->result_tmp), "/tmp/sched-shadow-result.XXXXXX");
+		fd = mkstemp(s->result_tmp);
+		if (fd < 0)
+			s->result_tmp[0] = 0;
+		else
+			close(fd);
+	}
+	/* The trace file first: an unwritable place fails before anything is touched */
+	if (s->o.perfetto) {
+		s->trace = calloc(1, sizeof(*s->trace));
+		if (!s->trace || run_trace_open(s->trace, s->o.perfetto, cli.debugfs, s->o.cmd,
+						err, sizeof(err))) {
+			cli_err("run", "%s", s->trace ? err : "out of memory");
+			free(s->trace);
+			s->trace = NULL;
+			goto cleanup;
+		}
+	}
+	/* The cgroup first: a bad path should fail before anything is touched */
+	if (s->o.cgroup) {
+		if (cg_create(&r->cg, s->o.cgroup, 0, err, sizeof(err))) {
+			cli_err("run", "%s", err);
+			goto cleanup;
+		}
+		r->cg_used = 1;
+	}
+	if (r->module.loaded)
+		run_pause(s, 1);
+	run_module_start(r);
+	/* the verdict records from tracefs, from the same point as the counters */
+	if (s->trace)
+		run_trace_start(s->trace, r->module.loaded);
+
+	/*
+	 * Baseline of the kernel's own counters (which need the schedstats key
+	 * on), right after the module's reset: the cross-check compares the
+	 * same window.  (Taken after the BPF programs were loaded, the module
+	 * counted a second or more of idle balancing before the baseline
+	 * under TCG: 505 MC idle attempts against lb_count 198 in one demo.)
+	 */
+	if (access(SCHEDSTAT_PATH, R_OK) == 0 &&
+	    schedstat_enable(SCHEDSTAT_SYSCTL, &ss_prev, r->schedstat.why,
+			     sizeof(r->schedstat.why)) == 0) {
+		r->schedstat.enabled_by_run = ss_prev == 0;
+	} else if (access(SCHEDSTAT_PATH, R_OK) == 0 && r->schedstat.why[0]) {
+		char tmp[REPORT_WHY_LEN];
+
+		snprintf(tmp, sizeof(tmp), "%.200s: lb counters may not move", r->schedstat.why);
+		snprintf(r->schedstat.why, sizeof(r->schedstat.why), "%s", tmp);
+	}
+	{
+		char why[REPORT_WHY_LEN];
+
+		rc = schedstat_read(SCHEDSTAT_PATH, &before, why, sizeof(why));
+		if (rc)
+			snprintf(r->schedstat.why, sizeof(r->schedstat.why), "%s", why);
+		r->schedstat.ok = rc == 0;
+	}
+
+	run_pause(s, 0);
+
+	if (s->o.bpf) {
+		b = lat_bpf_start(r->latency.why, sizeof(r->latency.why));
+		r->latency.ok = b != NULL;
+		if (!b)
+			cli_err("run", "BPF not available: %s; continuing without", r->latency.why);
+	}
+
+	if (run_child(s))
+		goto cleanup;
+	/* stop counting and tracing: schedstat, the tables and the trace end here */
+	if (r->module.loaded)
+		run_pause(s, 1);
+	if (s->trace)
+		run_trace_stop_verdicts(s->trace);
+
+	if (r->schedstat.ok) {
+		char why[REPORT_WHY_LEN];
+
+		if (schedstat_read(SCHEDSTAT_PATH, &after, why, sizeof(why)) ||
+		    schedstat_delta(&before, &after, &r->schedstat.d)) {
+			snprintf(r->schedstat.why, sizeof(r->schedstat.why), "%s", why);
+			r->schedstat.ok = 0;
+		}
+		r->schedstat.version = after.version;
+	}
+	/* right after the schedstat copy: the same window */
+	report_collect_module(r, cli.debugfs);
+	run_pause(s, 0);
+	schedstat_restore(SCHEDSTAT_SYSCTL, ss_prev);
+	ss_prev = -1;
+	report_latency_collect(r, b);
+	if (s->o.result) {
+		report_result_collect(r, s->o.result);
+	} else if (s->result_tmp[0]) {
+		struct stat st;
+
+		/* CMD wrote a result: embed it (a file left empty means none) */
+		if (stat(s->result_tmp, &st) == 0 && st.st_size > 0) {
+			r->result.file = "$" CLI_RESULT_ENV;
+			report_result_collect(r, s->result_tmp);
+		}
+	}
+	if (r->cg_used && r->cg.ncreated) {
+		r->cg_created = 1;
+		r->cg_removed = cg_remove(&r->cg) == 0;
+		if (!r->cg_removed)
+			cli_err("run", "could not remove cgroup %s (still populated?)", r->cg.dir);
+	}
+
+	if (s->trace) {
+		int trc = run_trace_finish(s->trace, r->exit_status, r->wall_s,
+					   r->latency.ok ? &r->latency.lat : NULL, run_cg_name_cb, r,
+					   err, sizeof(err));
+
+		free(s->trace);
+		s->trace = NULL;
+		if (trc) {
+			cli_err("run", "%s", err);
+			trace_failed = 1;
+		}
+	}
+
+	switch (s->o.fmt) {
+	case RUN_FMT_JSON:
+		report_print_json(r, s->out);
+		break;
+	case RUN_FMT_PROM:
+		report_print_prom(r, s->out);
+		break;
+	default:
+		report_print_text(r, s->out);
+	}
+	status = trace_failed ? CLI_EXIT_FAIL : r->exit_status;
+	cli.doc_written = 1;	/* CMD's status passes through: no {"error"} for it */
+	if (fflush(s->out) || ferror(s->out)) {
+		cli_err("run", "%s: %s", s->o.output ? s->o.output : "stdout", strerror(errno));
+		status = CLI_EXIT_FAIL;
+	}
+cleanup:
+	if (s->out && s->out != stdout)
+		fclose(s->out);
+	if (s->result_tmp[0])
+		unlink(s->result_tmp);
+	run_pause(s, 0);
+	if (s->trace) {
+		run_trace_abort(s->trace);
+		free(s->trace);
+	}
+	schedstat_restore(SCHEDSTAT_SYSCTL, ss_prev);
+	lat_bpf_stop(b);
+	if (r->cg_used && r->cg.ncreated)
+		cg_remove(&r->cg);
+	schedstat_free(&before);
+	schedstat_free(&after);
+	report_free(r);
+	free(s);
+	return status;
+}

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Report section "wasted": wasted-core time (idle CPUs while a task that
+ * could run there waited on another CPU's run queue), what the idle CPUs'
+ * balancing did meanwhile, and the run-queue wait split of the command
+ * and of each cgroup: waiting while an allowed CPU was idle (the
+ * balancer's share) or while every allowed CPU was busy (capacity and cpu
+ * shares).  From the module's wasted, wasted_attrib and wasted_cgroups
+ * files and its info (docs/wasted.md).  `run` tracks its command's process
+ * (debugfs wasted_track) for the command's own split.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include "cli/cli.h"
+#include "cli/report/report.h"
+#include "cli/formats/table.h"
+#include "cli/formats/json_parse.h"
+
+/* The command's process: tracked from fork to the end of the run (cmd_run.c). */
+void report_wasted_track(struct report *r, const char *debugfs, pid_t pid)
+{
+	struct dbgfs_error err;
+	char v[24];
+
+	if (!r->module.loaded)
+		return;
+	snprintf(v, sizeof(v), "%d", (int)pid);
+	r->wasted.tracked = !dbgfs_write(debugfs, "wasted_track", v, &err);
+}
+
+static double cell_ms(const struct dbgfs_table *t, int row, const char *col)
+{
+	const char *s = dbgfs_cell(t, row, dbgfs_col(t, col));
+
+	return s && strcmp(s, "-") ? strtod(s, NULL) : 0.0;
+}
+
+static const char *info(const struct report *r, const char *key)
+{
+	return r->module.have_info ? dbgfs_info_get(&r->module.info, key) : NULL;
+}
+
+static void wasted_collect(struct report *r, const char *debugfs)
+{
+	struct report_wasted *s = &r->wasted;
+	struct dbgfs_error err;
+
+	if (!r->module.loaded) {
+		snprintf(s->why, sizeof(s->why), "%s", r->module.why);
+		return;
+	}
+	if (dbgfs_load(debugfs, "wasted", &s->cpus, &err)) {
+		const char *st = info(r, "feature.wasted");
+
+		snprintf(s->why, sizeof(s->why), "%s", st && strncmp(st, "active", 6) ?
+			 st : err.msg);
+		return;
+	}
+	s->have = 1;
+	s->have_attrib = !dbgfs_load(debugfs, "wasted_attrib", &s->attrib, &err);
+	s->have_cgroups = !dbgfs_load(debugfs, "wasted_cgroups", &s->cgroups, &err);
+	if (s->tracked)		/* stop tracking now that the row is read (0 keeps the numbers) */
+		dbgfs_write(debugfs, "wasted_track", "0", &err);
+}
+
+/* The row of the tracked process (`run`'s command) in wasted_cgroups, -1 if none. */
+static int tracked_row(const struct report_wasted *s)
+{
+	int pc = dbgfs_col(&s->cgroups, "path");
+
+	for (int i = 0; s->have_cgroups && i < s->cgroups.nrows; i++)
+		if (!strcmp(dbgfs_cell(&s->cgroups, i, pc), "(tracked)"))
+			return i;
+	return -1;
+}
+
+static void pct(char *buf, size_t len, double part, double all)
+{
+	if (all > 0)
+		snprintf(buf, len, "%.1f (%.0f%%)", part, 100.0 * part / all);
+	else
+		snprintf(buf, len, "%.1f", part);
+}
+
+/* One wait-split row: name, wait, balancer's share, capacity share, unknown, wasted CPU time. */
+static void split_row(struct table *tb, const struct dbgfs_table *t, int row, const char *name)
+{
+	char b[5][48];
+	const char *cells[6];
+	double w = cell_ms(t, row, "wait_ms");
+
+	cells[0] = name;
+	cells[1] = table_fmt(b[0], sizeof(b[0]), "%.1f", w);
+	pct(b[1], sizeof(b[1]), cell_ms(t, row, "wait_idle_ms"), w);
+	pct(b[2], sizeof(b[2]), cell_ms(t, row, "wait_busy_ms"), w);
+	cells[2] = b[1];
+	cells[3] = b[2];
+	cells[4] = table_fmt(b[3], sizeof(b[3]), "%.1f", cell_ms(t, row, "wait_unknown_ms"));
+	cells[5] = table_fmt(b[4], sizeof(b[4]), "%.1f", cell_ms(t, row, "wasted_ms"));
+	table_row(tb, cells);
+}
+
+/* The per-CPU table: totals, then the wasted time by level of the nearest waiter (levels seen only). */
+static void cpus_text(FILE *f, const struct dbgfs_table *t)
+{
+	static const char *const fixed[] = { "cpu", "idle_ms", "wasted_ms", "unknown_ms", "intervals",
+		"longest_ms", "bound_ms" };
+	static const char *const levels[] = { "SMT", "CLS", "MC", "PKG", "DIE", "NUMA", "other", "none" };
+	const char *names[16];
+	int idx[16], n = 0, i, row;
+	struct table tb;
+
+	for (i = 0; i < 7; i++) {
+		names[n] = fixed[i];
+		idx[n++] = dbgfs_col(t, fixed[i]);
+	}
+	for (i = 0; i < 8; i++) {
+		int c = dbgfs_col(t, levels[i]);
+
+		for (row = 0; c >= 0 && row < t->nrows; row++)
+			if (cell_ms(t, row, levels[i]) > 0) {
+				names[n] = levels[i];
+				idx[n++] = c;
+				break;
+			}
+	}
+	table_init(&tb, n);
+	table_header(&tb, names);
+	for (row = 0; row < t->nrows; row++) {
+		const char *cells[16];
+
+		for (i = 0; i < n; i++)
+			cells[i] = idx[i] >= 0 ? dbgfs_cell(t, row, idx[i]) : NULL;
+		table_row(&tb, cells);
+	}
+	table_print(&tb, f);
+	table_free(&tb);
+	fprintf(f, "(the level columns: wasted time by the domain of the nearest waiter)\n");
+}
+
+static void wasted_text(const struct report *r, FILE *f)
+{
+	const struct report_wasted *s = &r->wasted;
+	static const char *const split_cols[] = { "tasks", "wait_ms", "balancer_ms", "capacity_ms",
+		"unknown_ms", "wasted_cpu_ms" };
+	const char *top = info(r, "wasted_policy_top"), *topms = info(r, "wasted_policy_top_ms");
+	const char *per = info(r, "wasted_period_us"), *bound = info(r, "wasted_bound_ms");
+	const char *wk = info(r, "wasted_idle_wakeups");
+	struct table tb;
+	int i, tr, pc;
+
+	fprintf(f, "\n== wasted-core time (module, since reset: a CPU idle while a task that could "
+		"run there waited elsewhere) ==\n");
+	if (!s->have) {
+		fprintf(f, "not available: %s\n", s->why);
+		return;
+	}
+	if (top && strcmp(top, "-"))
+		fprintf(f, "headline: policy that wasted time: %s %s ms (every such policy: info's "
+			"wasted_policy.* lines; by CPU below)\n", top, topms ? topms : "?");
+	else
+		fprintf(f, "headline: policy that wasted time: none\n");
+	fprintf(f, "changes replayed every %s us; error bound: %s ms; samples that woke an idle CPU: %s\n",
+		per ? per : "?", bound ? bound : "?", wk ? wk : "?");
+	cpus_text(f, &s->cpus);
+	if (s->have_attrib) {
+		fprintf(f, "\nwhat the idle CPU's balancing at the nearest waiter's level did meanwhile "
+			"(wasted_attrib; right/unmoved: picked the group with the waiter, moved nothing)\n");
+		emit_table_text(f, &s->attrib);
+	}
+	if (!s->have_cgroups)
+		return;
+	fprintf(f, "\nrun-queue wait split: balancer = an allowed CPU was idle meanwhile (the "
+		"balancer's share); capacity = every allowed CPU was busy (capacity and cpu shares)\n");
+	table_init(&tb, 6);
+	table_header(&tb, split_cols);
+	tr = tracked_row(s);
+	if (tr >= 0)
+		split_row(&tb, &s->cgroups, tr, "(command)");
+	pc = dbgfs_col(&s->cgroups, "path");
+	for (i = 0; i < s->cgroups.nrows; i++) {
+		char path[512];
+
+		if (i == tr)
+			continue;
+		dbgfs_unescape(dbgfs_cell(&s->cgroups, i, pc), path, sizeof(path));
+		split_row(&tb, &s->cgroups, i, path);
+	}
+	table_print(&tb, f);
+	table_free(&tb);
+}
+
+/* One table as JSON rows, with the ms columns as numbers. */
+static void rows_json(struct json_writer *w, const struct dbgfs_table *t)
+{
+	json_arr_begin(w);
+	for (int i = 0; i < t->nrows; i++) {
+		json_obj_begin(w);
+		for (int c = 0; c < t->ncols; c++) {
+			const char *v = dbgfs_cell(t, i, c);
+			char *end, path[512];
+
+			strtod(v, &end);
+
+			if (!strcmp(t->cols[c], "path")) {
+				dbgfs_unescape(v, path, sizeof(path));
+				json_kv_str(w, t->cols[c], path);
+			} else if (!strcmp(v, "-")) {
+				json_kv_null(w, t->cols[c]);
+			} else if (*v && !*end && (*v == '-' || (*v >= '0' && *v <= '9'))) {
+				/* the module's text as the number: read back, it prints the same */
+				json_key(w, t->cols[c]);
+				json_raw_number(w, v);
+			} else {
+				json_kv_str(w, t->cols[c], v);
+			}
+		}
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+}
+
+static void wasted_json(const struct report *r, struct json_writer *w)
+{
+	const struct report_wasted *s = &r->wasted;
+	int tr = tracked_row(s);
+
+	if (s->absent)
+		return;
+	json_key(w, "wasted");
+	json_obj_begin(w);
+	report_json_available(w, s->have, s->why);
+	if (s->have) {
+		const char *top = info(r, "wasted_policy_top"), *topms = info(r, "wasted_policy_top_ms");
+
+		json_key(w, "policy_top");
+		if (top && strcmp(top, "-")) {
+			json_obj_begin(w);
+			json_kv_str(w, "policy", top);
+			json_kv_double(w, "wasted_ms", topms ? strtod(topms, NULL) : 0);
+			json_obj_end(w);
+		} else {
+			json_null(w);
+		}
+		json_key(w, "cpus");
+		rows_json(w, &s->cpus);
+		json_key(w, "attribution");
+		if (s->have_attrib)
+			rows_json(w, &s->attrib);
+		else
+			json_null(w);
+		json_key(w, "cgroups");
+		if (s->have_cgroups)
+			rows_json(w, &s->cgroups);
+		else
+			json_null(w);
+		json_key(w, "command");
+		if (tr >= 0) {
+			json_obj_begin(w);
+			json_kv_double(w, "wait_ms", cell_ms(&s->cgroups, tr, "wait_ms"));
+			json_kv_double(w, "balancer_ms", cell_ms(&s->cgroups, tr, "wait_idle_ms"));
+			json_kv_double(w, "capacity_ms", cell_ms(&s->cgroups, tr, "wait_busy_ms"));
+			json_kv_double(w, "unknown_ms", cell_ms(&s->cgroups, tr, "wait_unknown_ms"));
+			json_kv_double(w, "wasted_ms", cell_ms(&s->cgroups, tr, "wasted_ms"));
+			json_obj_end(w);
+		} else {
+			json_null(w);
+		}
+	}
+	json_obj_end(w);
+}
+
+static void wasted_prom(const struct report *r, struct prom_writer *p)
+{
+	const struct report_wasted *s = &r->wasted;
+	int i, tr = tracked_row(s);
+
+	if (!s->have)
+		return;
+	prom_family(p, PROM_PREFIX "wasted_seconds", "gauge",
+		    "time the CPU was idle while a task that could run there waited elsewhere");
+	for (i = 0; i < s->cpus.nrows; i++) {
+		struct prom_label l[] = { { "cpu", dbgfs_cell(&s->cpus, i, 0) } };
+
+		prom_sample(p, PROM_PREFIX "wasted_seconds", l, 1, cell_ms(&s->cpus, i, "wasted_ms") / 1e3);
+	}
+	prom_family(p, PROM_PREFIX "wasted_unknown_seconds", "gauge",
+		    "idle time when whether a waiting task could run there was unknown");
+	for (i = 0; i < s->cpus.nrows; i++) {
+		struct prom_label l[] = { { "cpu", dbgfs_cell(&s->cpus, i, 0) } };
+
+		prom_sample(p, PROM_PREFIX "wasted_unknown_seconds", l, 1,
+			    cell_ms(&s->cpus, i, "unknown_ms") / 1e3);
+	}
+	if (s->have_attrib) {
+		prom_family(p, PROM_PREFIX "wasted_attributed_seconds", "gauge",
+			    "wasted time by what the idle CPU's balancing at the nearest waiter's level did");
+		for (i = 0; i < s->attrib.nrows; i++) {
+			const struct dbgfs_table *t = &s->attrib;
+			struct prom_label l[] = {
+				{ "cpu", dbgfs_cell(t, i, dbgfs_col(t, "cpu")) },
+				{ "domain", dbgfs_cell(t, i, dbgfs_col(t, "domain")) },
+				{ "verdict", dbgfs_cell(t, i, dbgfs_col(t, "verdict")) },
+				{ "reason", dbgfs_cell(t, i, dbgfs_col(t, "reason")) },
+				{ "cause", dbgfs_cell(t, i, dbgfs_col(t, "cause")) },
+			};
+
+			if (!strcmp(l[0].value, "all"))
+				continue;
+			prom_sample(p, PROM_PREFIX "wasted_attributed_seconds", l, 5,
+				    cell_ms(t, i, "wasted_ms") / 1e3);
+		}
+	}
+	if (s->have_cgroups) {
+		static const char *const cols[] = { "wait_ms", "wait_idle_ms", "wait_busy_ms",
+						    "wait_unknown_ms", "wasted_ms" };
+		static const char *const split[] = { "all", "balancer", "capacity", "unknown" };
+		int pc = dbgfs_col(&s->cgroups, "path");
+
+		prom_family(p, PROM_PREFIX "wait_seconds", "gauge",
+			    "run-queue wait of the cgroup's tasks (task-seconds); split=balancer: an allowed CPU was idle, capacity: all allowed busy");
+		for (i = 0; i < s->cgroups.nrows; i++) {
+			char path[512];
+
+			dbgfs_unescape(dbgfs_cell(&s->cgroups, i, pc), path, sizeof(path));
+			for (int k = 0; k < 4; k++) {
+				struct prom_label l[] = { { "cgroup", i == tr ? "(command)" : path },
+							  { "split", split[k] } };
+
+				prom_sample(p, PROM_PREFIX "wait_seconds", l, 2,
+					    cell_ms(&s->cgroups, i, cols[k]) / 1e3);
+			}
+		}
+		prom_family(p, PROM_PREFIX "wasted_cgroup_seconds", "gauge",
+			    "CPU time idle while a waiting task of the cgroup could have run there");
+		for (i = 0; i < s->cgroups.nrows; i++) {
+			char path[512];
+			struct prom_label l[] = { { "cgroup", path } };
+
+			dbgfs_unescape(dbgfs_cell(&s->cgroups, i, pc), path, sizeof(path));
+			if (i == tr)
+				snprintf(path, sizeof(path), "(command)");
+			prom_sample(p, PROM_PREFIX "wasted_cgroup_seconds", l, 1,
+				    cell_ms(&s->cgroups, i, "wasted_ms") / 1e3);
+		}
+	}
+}
+
+/* Read the section back from a run --json document (report, compare). */
+static int wasted_load(struct report *r, const struct jv *d, char *err, size_t errlen)
+{
+	struct report_wasted *s = &r->wasted;
+	const struct jv *sec = jv_get(d, "wasted"), *t;
+
+	if (!sec) {		/* a report from before this section: written back without it */
+		s->absent = 1;
+		snprintf(s->why, sizeof(s->why), "not in this report");
+		return 0;
+	}
+	if (report_load_available(sec, "wasted", &s->have, s->why, sizeof(s->why), err, errlen))
+		return -1;
+	if (!s->have)
+		return 0;
+	if (report_load_rows(jv_get(sec, "cpus"), "wasted", &s->cpus, err, errlen)) {
+		s->have = 0;
+		return -1;
+	}
+	t = jv_get(sec, "attribution");
+	if (t && !jv_is_null(t))
+		s->have_attrib = !report_load_rows(t, "wasted_attrib", &s->attrib, err, errlen);
+	t = jv_get(sec, "cgroups");
+	if (t && !jv_is_null(t))
+		s->have_cgroups = !report_load_rows(t, "wasted_cgroups", &s->cgroups, err, errlen);
+	return 0;
+}
+
+/* One run's facts for the side by side. */
+struct wasted_facts {
+	int have, have_wait;
+	double wasted_ms, wait_ms, balancer_ms, capacity_ms, unknown_ms, top_ms;
+	const char *top;
+};
+
+static void wasted_facts_of(const struct report *r, struct wasted_facts *f)
+{
+	const struct report_wasted *s = &r->wasted;
+	int tr = tracked_row(s);
+
+	memset(f, 0, sizeof(*f));
+	if (!s->have)
+		return;
+	f->have = 1;
+	for (int i = 0; i < s->cpus.nrows; i++)
+		f->wasted_ms += cell_ms(&s->cpus, i, "wasted_ms");
+	if (tr >= 0) {
+		f->have_wait = 1;
+		f->wait_ms = cell_ms(&s->cgroups, tr, "wait_ms");
+		f->balancer_ms = cell_ms(&s->cgroups, tr, "wait_idle_ms");
+		f->capacity_ms = cell_ms(&s->cgroups, tr, "wait_busy_ms");
+		f->unknown_ms = cell_ms(&s->cgroups, tr, "wait_unknown_ms");
+	}
+	f->top = info(r, "wasted_policy_top");
+	if (f->top && !strcmp(f->top, "-"))
+		f->top = NULL;
+	if (f->top && info(r, "wasted_policy_top_ms"))
+		f->top_ms = strtod(info(r, "wasted_policy_top_ms"), NULL);
+}
+
+static void wasted_compare(const struct report *const run[2], struct cmp_out *o)
+{
+	struct wasted_facts f[2];
+	char c[2][96];
+	int i;
+
+	wasted_facts_of(run[0], &f[0]);
+	wasted_facts_of(run[1], &f[1]);
+	if (!f[0].have && !f[1].have)
+		return;
+	cmp_title(o, "run-queue wait of the command (module, task-ms): the balancer's share or "
+		  "the shares'?");
+	for (i = 0; i < 2; i++)
+		cmp_cell(c[i], sizeof(c[i]), f[i].have_wait, "%.0f", f[i].wait_ms);
+	cmp_row(o, "  total wait", c[0], c[1]);
+	for (i = 0; i < 2; i++)
+		cmp_cell(c[i], sizeof(c[i]), f[i].have_wait, "%.0f (%.0f%%)", f[i].balancer_ms,
+			 f[i].wait_ms > 0 ? 100.0 * f[i].balancer_ms / f[i].wait_ms : 0);
+	cmp_row(o, "  an allowed CPU idle: the balancer's", c[0], c[1]);
+	for (i = 0; i < 2; i++)
+		cmp_cell(c[i], sizeof(c[i]), f[i].have_wait, "%.0f (%.0f%%)", f[i].capacity_ms,
+			 f[i].wait_ms > 0 ? 100.0 * f[i].capacity_ms / f[i].wait_ms : 0);
+	cmp_row(o, "  all allowed busy: capacity, shares", c[0], c[1]);
+	if (f[0].have_wait && f[1].have_wait) {
+		double db = f[1].balancer_ms - f[0].balancer_ms, dc = f[1].capacity_ms - f[0].capacity_ms;
+		double pb = db > 0 ? db : 0, pc = dc > 0 ? dc : 0;
+
+		snprintf(c[0], sizeof(c[0]), "%+.0f", db);
+		cmp_row(o, "  second minus first: the balancer's share", "", c[0]);
+		snprintf(c[0], sizeof(c[0]), "%+.0f", dc);
+		cmp_row(o, "  second minus first: capacity and shares", "", c[0]);
+		if (pb + pc > 0) {
+			snprintf(c[0], sizeof(c[0]), "%.0f%% / %.0f%%", 100.0 * pb / (pb + pc),
+				 100.0 * pc / (pb + pc));
+			cmp_row(o, "  of the extra wait: balancer / shares", "", c[0]);
+		}
+	}
+	for (i = 0; i < 2; i++)
+		cmp_cell(c[i], sizeof(c[i]), f[i].have, "%.0f", f[i].wasted_ms);
+	cmp_row(o, "  wasted-core time, all CPUs (ms)", c[0], c[1]);
+	for (i = 0; i < 2; i++)
+		cmp_cell(c[i], sizeof(c[i]), f[i].have, "%s %.0f", f[i].top ? f[i].top : "none",
+			 f[i].top_ms);
+	cmp_row(o, "  policy that wasted time (most)", c[0], c[1]);
+}
+
+static void wasted_compare_json(const struct report *r, struct json_writer *w)
+{
+	struct wasted_facts f;
+
+	wasted_facts_of(r, &f);
+	json_key(w, "wasted");
+	if (!f.have) {
+		json_null(w);
+		return;
+	}
+	json_obj_begin(w);
+	json_kv_double(w, "wasted_ms", f.wasted_ms);
+	json_key(w, "wait");
+	if (f.have_wait) {
+		json_obj_begin(w);
+		json_kv_double(w, "wait_ms", f.wait_ms);
+		json_kv_double(w, "balancer_ms", f.balancer_ms);
+		json_kv_double(w, "capacity_ms", f.capacity_ms);
+		json_kv_double(w, "unknown_ms", f.unknown_ms);
+		json_obj_end(w);
+	} else {
+		json_null(w);
+	}
+	json_kv_str(w, "policy_top", f.top);
+	if (f.top)
+		json_kv_double(w, "policy_top_ms", f.top_ms);
+	else
+		json_kv_null(w, "policy_top_ms");
+	json_obj_end(w);
+}
+
+const struct report_section report_wasted_section = {
+	.name = "wasted",
+	.collect = wasted_collect,
+	.text = wasted_text,
+	.json = wasted_json,
+	.prom = wasted_prom,
+	.load = wasted_load,
+	.compare = wasted_compare,
+	.compare_json = wasted_compare_json,
+};
