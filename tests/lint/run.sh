@@ -6,6 +6,8 @@
 # linux-source package: tests/deps.sh keeps it under $CACHE/checkpatch).
 # TAP: one check per file, clean or within the exceptions listed for it;
 # one check that no listed exception is stale (listed but not found).
+# Then docs/cli.md's code map against the files under userspace/cli/
+# (tests/lint/codemap.sh): every file named, every named file there.
 #
 # Exceptions (tests/lint/shellcheck.exceptions, tests/lint/checkpatch.exceptions):
 # "FILE CODE COUNT  reason", at most COUNT findings of CODE in FILE.  A
@@ -85,5 +87,15 @@ else
 		[ -z "$why" ] || grep -E ': (ERROR|WARNING|CHECK):' "$tmp/out" | head -n 5 | diag
 	done
 fi
+
+# ---- docs/cli.md's code map against userspace/cli/ (tests/lint/codemap.sh) --
+tests/lint/codemap.sh docs/cli.md userspace/cli > "$tmp/map"
+mapped=$(sed -n 's/^mapped //p' "$tmp/map")
+unmapped=$(sed -n "s/^unmapped //p" "$tmp/map" | paste -sd " ")
+absent=$(sed -n "s/^absent //p" "$tmp/map" | paste -sd " ")
+[ -z "$unmapped" ] && [ "${mapped:-0}" -gt 0 ]
+ok $? "docs/cli.md's code map names every file under userspace/cli/ ($mapped named)${unmapped:+; not named: $unmapped}"
+[ -z "$absent" ] && [ "${mapped:-0}" -gt 0 ]
+ok $? "every file docs/cli.md's code map names exists under userspace/cli/${absent:+; not there: $absent}"
 
 tap_end
