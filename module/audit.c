@@ -626,8 +626,7 @@ static void audit_format_cpu(struct audit_pcpu *a, int g, const struct audit_cpu
 			     const struct shadow_work *w, u32 thr)
 {
 	u32 nr = min_t(u32, w->nr_restricted, SHADOW_WORK_RESTRICTED), m, i, any = w->any;
-	u32 throttled = w->throttled, shown = 0;
-	int words = min_t(int, BITS_TO_LONGS(nr_cpu_ids), SHADOW_WORK_MASK_WORDS), k;
+	u32 throttled = w->throttled, shown = 0, words = 0, k;
 	size_t len = sizeof(a->cbuf), n = a->clen;
 
 	for (i = 0; i < min_t(u32, w->nr_tg, SHADOW_WORK_TGS); i++) {
@@ -636,8 +635,10 @@ static void audit_format_cpu(struct audit_pcpu *a, int g, const struct audit_cpu
 		else
 			any += w->tg_any[i];
 	}
+	for (m = 0; m < nr; m++)
+		words += shadow_work_mask_end(w, m, BITS_TO_LONGS(nr_cpu_ids));
 
-	if (a->ccut || len - n < 160 + nr * words * 18) {
+	if (a->ccut || len - n < 160 + words * 18) {
 		a->ccut = true;
 		return;
 	}
@@ -653,11 +654,14 @@ static void audit_format_cpu(struct audit_pcpu *a, int g, const struct audit_cpu
 		/* its group is throttled on the destination */
 		if (w->rtg[m] >= 0 && w->rtg[m] < SHADOW_WORK_TGS && (thr & BIT(w->rtg[m])))
 			continue;
-		/* the summary keeps a window from word base[m]: print absolute words */
+		/*
+		 * the summary keeps a window from word base[m]: print absolute
+		 * words, through the window's last CPU
+		 */
+		words = shadow_work_mask_end(w, m, BITS_TO_LONGS(nr_cpu_ids));
 		for (k = 0; k < words; k++)
 			n += scnprintf(a->cbuf + n, len - n, "%s%llx", k ? "." : (shown ? "/" : ""),
-				       k >= w->base[m] && k - w->base[m] < SHADOW_WORK_MASK_WORDS ?
-				       w->restricted[m][k - w->base[m]] : 0ULL);
+				       shadow_work_mask_word(w, m, k));
 		shown++;
 	}
 	if (!shown)

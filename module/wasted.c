@@ -1209,8 +1209,11 @@ static int wasted_alloc(void)
 	W.steps = kvcalloc(WASTED_STEPS, sizeof(*W.steps), GFP_KERNEL);
 	W.in = kvcalloc(n, sizeof(*W.in), GFP_KERNEL);
 	W.out = kvcalloc(n, sizeof(*W.out), GFP_KERNEL);
-	/* five bitmaps in one block: idle, void, any_src, unk_src, yes */
-	W.scr.idle = kvcalloc(5 * words, sizeof(u64), GFP_KERNEL);
+	/*
+	 * the scratch's bitmaps in one block: idle, void, any_src, unk_src,
+	 * yes, then the tick cgroups' and the tracked process's destinations
+	 */
+	W.scr.idle = kvcalloc((5 + WASTED_TICK_CGS + 1) * (size_t)words, sizeof(u64), GFP_KERNEL);
 	W.scr.rsrc = kvcalloc(n, sizeof(u32), GFP_KERNEL);
 	W.topo.nlev = kvcalloc(n, 1, GFP_KERNEL);
 	W.topo.slot = kvcalloc(n, WASTED_MAX_DOMAINS, GFP_KERNEL);
@@ -1224,6 +1227,7 @@ static int wasted_alloc(void)
 	W.scr.any_src = W.scr.idle + 2 * words;
 	W.scr.unk_src = W.scr.idle + 3 * words;
 	W.scr.yes = W.scr.idle + 4 * words;
+	W.scr.dest = W.scr.idle + 5 * words;
 	W.topo.nr_cpus = n;
 	W.topo.words = words;
 	W.gen = atomic_read(&shadow_reset_gen);

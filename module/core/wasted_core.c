@@ -104,6 +104,45 @@ static inline bool bm_meets(const u64 *mask, u32 mwords, const u64 *b, u32 words
 	return false;
 }
 
+/*
+ * The recorded restricted masks: restricted[r] of a summary is a window
+ * of SHADOW_WORK_MASK_WORDS words whose word k holds CPUs
+ * (base[r] + k) * 64 .. (base[r] + k) * 64 + 63 (core/work.h).  Every
+ * reader below places it by wasted_base().
+ */
+static inline u32 wasted_base(const struct shadow_work *w, u32 r)
+{
+	return w->base[r];
+}
+
+/* Is CPU @cpu in restricted[r] of @w? */
+static inline bool wasted_mask_test(const struct shadow_work *w, u32 r, u32 cpu)
+{
+	u32 k = cpu / 64 - wasted_base(w, r);	/* wraps when below the window */
+
+	return k < SHADOW_WORK_MASK_WORDS && (w->restricted[r][k] & ((u64)1 << (cpu % 64)));
+}
+
+/* Does restricted[r] of @w meet @b (a bitmap of @words words)? */
+static inline bool wasted_mask_meets(const struct shadow_work *w, u32 r, const u64 *b, u32 words)
+{
+	u32 k, base = wasted_base(w, r);
+
+	for (k = 0; k < SHADOW_WORK_MASK_WORDS && base + k < words; k++)
+		if (w->restricted[r][k] & b[base + k])
+			return true;
+	return false;
+}
+
+/* Or restricted[r] of @w into @b (a bitmap of @words words). */
+static inline void wasted_mask_or(u64 *b, u32 words, const struct shadow_work *w, u32 r)
+{
+	u32 k, base = wasted_base(w, r);
+
+	for (k = 0; k < SHADOW_WORK_MASK_WORDS && base + k < words; k++)
+		b[base + k] |= w->restricted[r][k];
+}
+
 /* `any' waiters, those of bandwidth-limited groups included (their throttling elsewhere is not read) */
 static inline u32 wasted_any(const struct shadow_work *w)
 {
@@ -136,7 +175,8 @@ static int wasted_tick_cg(struct wasted_scratch *s, u64 cgid)
 	s->cg[i].n_idle = 0;
 	s->cg[i].n_busy = 0;
 	s->cg[i].n_unknown = 0;
-	for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
+	s->cg[i].dest = s->dest + (u64)i * s->words;
+	for (k = 0; k < s->words; k++)
 		s->cg[i].dest[k] = 0;
 	return i;
 }
@@ -144,34 +184,36 @@ static int wasted_tick_cg(struct wasted_scratch *s, u64 cgid)
 enum { WAIT_IDLE, WAIT_BUSY, WAIT_UNKNOWN };
 
 /*
- * Wait class of a waiter allowed on @mask (NULL: every online CPU): an
- * allowed CPU idle, all allowed busy, or unknown (an allowed CPU's state
- * is).  Its own CPU is busy (it waits there), so it never counts as idle.
+ * Wait class of a waiter allowed on restricted[@r] of @w (@w NULL: every
+ * online CPU): an allowed CPU idle, all allowed busy, or unknown (an
+ * allowed CPU's state is).  Its own CPU is busy (it waits there), so it
+ * never counts as idle.
  */
-static int wasted_wait_class(const struct wasted_scratch *s, const u64 *mask)
+static int wasted_wait_class(const struct wasted_scratch *s, const struct shadow_work *w, u32 r)
 {
-	if (!mask) {
+	if (!w) {
 		if (!bm_empty(s->idle, s->words))
 			return WAIT_IDLE;
 		return bm_empty(s->voidm, s->words) ? WAIT_BUSY : WAIT_UNKNOWN;
 	}
-	if (bm_meets(mask, SHADOW_WORK_MASK_WORDS, s->idle, s->words))
+	if (wasted_mask_meets(w, r, s->idle, s->words))
 		return WAIT_IDLE;
-	if (bm_meets(mask, SHADOW_WORK_MASK_WORDS, s->voidm, s->words))
+	if (wasted_mask_meets(w, r, s->voidm, s->words))
 		return WAIT_UNKNOWN;
 	return WAIT_BUSY;
 }
 
-/* One waiter of @kind (allowed on @mask if restricted) and wait class @cls in @g. */
-static void wasted_tick_note(struct wasted_tick_cg *g, u8 kind, const u64 *mask, int cls)
+/*
+ * One waiter of @kind (allowed on restricted[@r] of @w if @w is not NULL)
+ * and wait class @cls in @g, whose dest has @words words.
+ */
+static void wasted_tick_note(struct wasted_tick_cg *g, u32 words, u8 kind,
+			     const struct shadow_work *w, u32 r, int cls)
 {
-	u32 k;
-
 	if (kind == WASTED_W_ANY)
 		g->any++;
-	else if (mask)
-		for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
-			g->dest[k] |= mask[k];
+	else if (w)
+		wasted_mask_or(g->dest, words, w, r);
 	if (cls == WAIT_IDLE)
 		g->n_idle++;
 	else if (cls == WAIT_BUSY)
@@ -193,16 +235,16 @@ static void wasted_note_waiters(struct wasted_scratch *s, const struct wasted_in
 		u8 kind = ids->kind[i] & ~WASTED_W_TRACKED;
 		bool trk = ids->kind[i] & WASTED_W_TRACKED;
 		int slot = wasted_tick_cg(s, ids->cgid[i]), cls;
-		const u64 *mask = NULL;
+		const struct shadow_work *mw = NULL;	/* restricted[kind] of mw */
 
 		s->waiters++;
 		if (kind <= WASTED_W_R3 && kind < nres)
-			mask = w->restricted[kind];
+			mw = w;
 		else if (kind <= WASTED_W_R3)
 			kind = WASTED_W_UNKNOWN;	/* the summary dropped that mask */
 		switch (kind) {
 		case WASTED_W_ANY:
-			cls = wasted_wait_class(s, NULL);
+			cls = wasted_wait_class(s, NULL, 0);
 			break;
 		case WASTED_W_PINNED:
 			cls = WAIT_BUSY;
@@ -212,11 +254,11 @@ static void wasted_note_waiters(struct wasted_scratch *s, const struct wasted_in
 			cls = WAIT_UNKNOWN;
 			break;
 		default:
-			cls = wasted_wait_class(s, mask);
+			cls = wasted_wait_class(s, mw, kind);
 			break;
 		}
 		if (trk)
-			wasted_tick_note(&s->trk, kind, mask, cls);
+			wasted_tick_note(&s->trk, s->words, kind, mw, kind, cls);
 		if (slot < 0) {
 			if (cls == WAIT_IDLE)
 				s->other_idle++;
@@ -226,7 +268,7 @@ static void wasted_note_waiters(struct wasted_scratch *s, const struct wasted_in
 				s->other_unknown++;
 			continue;
 		}
-		wasted_tick_note(&s->cg[slot], kind, mask, cls);
+		wasted_tick_note(&s->cg[slot], s->words, kind, mw, kind, cls);
 	}
 	/* unknown waiters without an entry: past the scan (or past the ids) */
 	if (w->unknown > unk_entries)
@@ -248,8 +290,8 @@ void wasted_classify(const struct wasted_topo *t, const struct wasted_in *in, u3
 	s->unscanned = 0;
 	s->waiters = 0;
 	s->trk.any = s->trk.n_idle = s->trk.n_busy = s->trk.n_unknown = 0;
-	for (i = 0; i < SHADOW_WORK_MASK_WORDS; i++)
-		s->trk.dest[i] = 0;
+	s->trk.dest = s->dest + (u64)WASTED_TICK_CGS * words;
+	bm_zero(s->trk.dest, words);
 
 	/* pass 1: who is idle, who is unknown, who has work for whom */
 	for (c = 0; c < n; c++) {
@@ -306,16 +348,15 @@ void wasted_classify(const struct wasted_topo *t, const struct wasted_in *in, u3
 		/* the CPUs with a waiter that could run on c (c itself has none) */
 		for (i = 0; i < words; i++)
 			s->yes[i] = s->any_src[i];
-		if (c < SHADOW_WORK_MASK_BITS)
-			for (i = 0; i < s->nr_rsrc; i++) {
-				u32 src = s->rsrc[i], r, nres = wasted_nr_restricted(in[src].w);
+		for (i = 0; i < s->nr_rsrc; i++) {
+			u32 src = s->rsrc[i], r, nres = wasted_nr_restricted(in[src].w);
 
-				for (r = 0; r < nres; r++)
-					if (bm_test(in[src].w->restricted[r], c)) {
-						bm_set(s->yes, src);
-						break;
-					}
-			}
+			for (r = 0; r < nres; r++)
+				if (wasted_mask_test(in[src].w, r, c)) {
+					bm_set(s->yes, src);
+					break;
+				}
+		}
 		yes = bm_any_but(s->yes, words, c);
 		if (!yes) {
 			o->cls = bm_any_but(s->unk_src, words, c) ? WASTED_C_UNKNOWN : WASTED_C_NONE;
@@ -330,11 +371,11 @@ void wasted_classify(const struct wasted_topo *t, const struct wasted_in *in, u3
 				}
 		/* the cgroups with such a waiter */
 		for (i = 0; i < s->nr_cg; i++)
-			if (s->cg[i].any || (c < SHADOW_WORK_MASK_BITS && bm_test(s->cg[i].dest, c)))
+			if (s->cg[i].any || bm_test(s->cg[i].dest, c))
 				o->cgs |= (u64)1 << i;
 		if (s->other_idle || s->other_busy || s->other_unknown)
 			o->cg_other = true;	/* waiters without a slot may be among them */
-		o->trk = s->trk.any || (c < SHADOW_WORK_MASK_BITS && bm_test(s->trk.dest, c));
+		o->trk = s->trk.any || bm_test(s->trk.dest, c);
 	}
 }
 
@@ -347,10 +388,13 @@ bool wasted_state_same(const struct wasted_state *s, bool busy, const struct sha
 	    s->work.unknown != w->unknown || s->work.nr_restricted != w->nr_restricted ||
 	    s->ids.valid != ids->valid || s->ids.nr != ids->nr)
 		return false;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (wasted_base(&s->work, i) != wasted_base(w, i))
+			return false;	/* the same words placed elsewhere */
 		for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
 			if (s->work.restricted[i][k] != w->restricted[i][k])
 				return false;
+	}
 	for (i = 0; i < ids->nr && i < WASTED_IDS_MAX; i++)
 		if (s->ids.kind[i] != ids->kind[i] || s->ids.cgid[i] != ids->cgid[i])
 			return false;

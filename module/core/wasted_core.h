@@ -66,7 +66,10 @@ struct wasted_state {
 	struct shadow_wasted_ids ids;
 };
 
-/* Is the state (@busy, @w, @ids) the one @s holds (counts, masks in use, waiters)? */
+/*
+ * Is the state (@busy, @w, @ids) the one @s holds (counts, masks in use
+ * with their windows' bases, waiters)?
+ */
 bool wasted_state_same(const struct wasted_state *s, bool busy, const struct shadow_work *w,
 		       const struct shadow_wasted_ids *ids);
 
@@ -133,7 +136,11 @@ struct wasted_tick_cg {
 	u32 n_idle;		/* its waiters with an idle allowed CPU */
 	u32 n_busy;		/* its waiters with every allowed CPU busy */
 	u32 n_unknown;		/* its waiters whose allowed CPUs' state is unknown */
-	u64 dest[SHADOW_WORK_MASK_WORDS];	/* union of its restricted waiters' masks */
+	/*
+	 * union of its restricted waiters' masks: a bitmap of the scratch's
+	 * words (CPU n is bit n % 64 of word n / 64) in the scratch's dest
+	 */
+	u64 *dest;
 };
 
 /* Classes of one CPU in one sample. */
@@ -165,6 +172,8 @@ struct wasted_scratch {
 	u64 *yes;		/* per CPU: CPUs with a waiter that could run on it */
 	u32 *rsrc;		/* CPUs with recorded restricted waiters */
 	u32 nr_rsrc;
+	/* (WASTED_TICK_CGS + 1) * words: cg[i].dest at i * words, trk.dest after them */
+	u64 *dest;
 	struct wasted_tick_cg cg[WASTED_TICK_CGS];
 	u32 nr_cg;
 	struct wasted_tick_cg trk;	/* the tracked process's waiters (cgid unused) */
@@ -176,8 +185,11 @@ struct wasted_scratch {
 
 /*
  * Classify every CPU of @in[0..n) (n <= t->nr_cpus, bitmaps of s->words)
- * into @out, and the waiters by cgroup and wait class into @s.
- * O(n * (words + levels * words) + waiters + restricted sources).
+ * into @out, and the waiters by cgroup and wait class into @s.  A
+ * recorded mask restricted[r] covers CPUs from word base[r] on (struct
+ * shadow_work): any CPU number, up to s->words * 64.
+ * O(n * (words + levels * words) + waiters + restricted sources
+ * + (cgroups + 1) * words).
  */
 void wasted_classify(const struct wasted_topo *t, const struct wasted_in *in, u32 n,
 		     struct wasted_scratch *s, struct wasted_out *out);

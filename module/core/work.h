@@ -76,6 +76,34 @@ enum shadow_work_answer shadow_work_for(const struct shadow_work *w, int dst);
 enum shadow_work_answer shadow_work_for_dst(const struct shadow_work *w, int dst,
 					    u32 tg_throttled);
 
+/*
+ * Word @word (CPUs @word * 64..) of restricted[@i]'s mask, 0 outside its
+ * window (restricted[i][k] holds word base[i] + k).
+ */
+static inline u64 shadow_work_mask_word(const struct shadow_work *w, u32 i, u32 word)
+{
+	u32 k = word - w->base[i];	/* wraps when below the window */
+
+	return k < SHADOW_WORK_MASK_WORDS ? w->restricted[i][k] : 0;
+}
+
+/*
+ * How many words, from word 0, show restricted[@i]'s mask on a machine of
+ * @all 64-CPU words: the machine's first SHADOW_WORK_MASK_WORDS (as many
+ * as it has), and on through the word of the mask's last CPU (a window
+ * that starts past CPU 255 on a bigger machine).
+ */
+static inline u32 shadow_work_mask_end(const struct shadow_work *w, u32 i, u32 all)
+{
+	u32 end = all < SHADOW_WORK_MASK_WORDS ? all : SHADOW_WORK_MASK_WORDS, k;
+
+	for (k = SHADOW_WORK_MASK_WORDS; k > 0 && !w->restricted[i][k - 1]; k--)
+		;
+	if (k && w->base[i] + k > end)
+		end = w->base[i] + k;
+	return end < all ? end : all;
+}
+
 /* The index of group @tg in @w, added if there is room; -1 when full. */
 int shadow_work_tg(struct shadow_work *w, u64 tg);
 

@@ -8,7 +8,12 @@
  * accumulators (right-endpoint rule, stretches, the error bound, the
  * attribution and cgroup tables).  Topology: 6 CPUs in 3 packages,
  * {0,1} {2,3} {4,5}, domains MC (the package) and DIE (all), as the VM.
+ * Then machines the VMs cannot boot, where a restricted waiter's mask is
+ * recorded as a window that starts past the first 64-CPU word (struct
+ * shadow_work's base[]): 128 CPUs (2 packages of 64: SMT pairs, MC, DIE)
+ * and 1,024 CPUs (16 packages of 64), masks past CPU 256 included.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "tap.h"
 #include "work.c"
@@ -23,7 +28,7 @@ static struct shadow_work w[N];
 static struct shadow_wasted_ids ids[N];
 static struct wasted_in in[N];
 static struct wasted_out out[N];
-static u64 bits[5];
+static u64 bits[5 + WASTED_TICK_CGS + 1];
 static u32 rsrc[N];
 static struct wasted_scratch scr;
 
@@ -58,6 +63,7 @@ static void reset(void)
 	scr.any_src = &bits[2];
 	scr.unk_src = &bits[3];
 	scr.yes = &bits[4];
+	scr.dest = &bits[5];
 	scr.rsrc = rsrc;
 }
 
@@ -78,6 +84,241 @@ static void waiter(int cpu, enum shadow_waiter_kind kind, u64 mask, u64 cgid)
 static void busy(int cpu)
 {
 	in[cpu].state = WASTED_IN_BUSY;
+}
+
+/* --- machines past the first 64-CPU word: 128 and 1,024 CPUs --- */
+#define NB		1024
+#define NB_WORDS	(NB / 64)
+
+static u8 bnlev[NB], bslot[NB * WASTED_MAX_DOMAINS];
+static u64 bspan[NB * WASTED_MAX_DOMAINS * NB_WORDS];
+static struct wasted_topo btopo = { 0, 0, bnlev, bslot, bspan };
+static struct shadow_work bw[NB];
+static struct shadow_wasted_ids bids[NB];
+static struct wasted_in bin[NB];
+static struct wasted_out bout[NB];
+static u32 brsrc[NB];
+static struct wasted_scratch bscr;
+
+static void bm_range(u64 *b, u32 lo, u32 hi)
+{
+	for (; lo <= hi; lo++)
+		b[lo / 64] |= (u64)1 << (lo % 64);
+}
+
+/*
+ * @n CPUs (a multiple of 64): SMT pairs {2k, 2k+1}, MC the package of 64,
+ * DIE all; every CPU busy with no waiter, until the test says otherwise.
+ * The scratch bitmaps are heap blocks of exactly @n bits (the sanitizer
+ * sees an access past them).
+ */
+static void big_machine(u32 n)
+{
+	u32 words = n / 64, c;
+
+	btopo.nr_cpus = n;
+	btopo.words = words;
+	memset(bspan, 0, sizeof(bspan));
+	for (c = 0; c < n; c++) {
+		bnlev[c] = 3;
+		bslot[c * WASTED_MAX_DOMAINS] = WASTED_LVL_SMT;
+		bslot[c * WASTED_MAX_DOMAINS + 1] = WASTED_LVL_MC;
+		bslot[c * WASTED_MAX_DOMAINS + 2] = WASTED_LVL_DIE;
+		bm_range(wasted_topo_span(&btopo, c, 0), c & ~1u, c | 1u);
+		bm_range(wasted_topo_span(&btopo, c, 1), c & ~63u, c | 63u);
+		bm_range(wasted_topo_span(&btopo, c, 2), 0, n - 1);
+	}
+	memset(bw, 0, sizeof(bw));
+	memset(bids, 0, sizeof(bids));
+	for (c = 0; c < n; c++) {
+		bin[c].state = WASTED_IN_BUSY;
+		bin[c].w = &bw[c];
+		bin[c].ids = &bids[c];
+		bids[c].valid = 1;
+	}
+	free(bscr.idle);
+	bscr.words = words;
+	bscr.idle = calloc((5 + WASTED_TICK_CGS + 1) * words, sizeof(u64));
+	bscr.voidm = bscr.idle + words;
+	bscr.any_src = bscr.idle + 2 * words;
+	bscr.unk_src = bscr.idle + 3 * words;
+	bscr.yes = bscr.idle + 4 * words;
+	bscr.dest = bscr.idle + 5 * words;
+	bscr.rsrc = brsrc;
+}
+
+static void big_idle(u32 lo, u32 hi)
+{
+	for (; lo <= hi; lo++)
+		bin[lo].state = WASTED_IN_IDLE;
+}
+
+/* one waiter on @cpu allowed on CPUs @lo..@hi, noted from its full cpumask */
+static void big_waiter(u32 cpu, u32 lo, u32 hi, u64 cgid, bool tracked)
+{
+	u64 mask[NB_WORDS] = { 0 };
+	struct shadow_work *w = &bw[cpu];
+	u8 k = w->nr_restricted < SHADOW_WORK_RESTRICTED ? WASTED_W_R0 + w->nr_restricted :
+	       WASTED_W_UNKNOWN;
+
+	bm_range(mask, lo, hi);
+	bin[cpu].state = WASTED_IN_BUSY;
+	bids[cpu].kind[bids[cpu].nr] = k | (tracked ? WASTED_W_TRACKED : 0);
+	bids[cpu].cgid[bids[cpu].nr++] = cgid;
+	shadow_work_note(w, SHADOW_WAITER_RESTRICTED, mask, btopo.words);
+}
+
+/* the tick slot of @cgid, -1 if none */
+static int big_cg(u64 cgid)
+{
+	u32 i;
+
+	for (i = 0; i < bscr.nr_cg; i++)
+		if (bscr.cg[i].cgid == cgid)
+			return i;
+	return -1;
+}
+
+/* are the CPUs of @lo..@hi all of class @cls (and, for WASTE, at @level)? */
+static bool big_all(u32 lo, u32 hi, u8 cls, u8 level)
+{
+	for (; lo <= hi; lo++)
+		if (bout[lo].cls != cls || (cls == WASTED_C_WASTE && bout[lo].level != level))
+			return false;
+	return true;
+}
+
+static void big_tests(void)
+{
+	static struct wasted_cgs cgs;
+	static struct wasted_state st;
+	int g10, g20;
+
+	/*
+	 * 128 CPUs: a waiter on cpu100 allowed on CPUs 64-65 only (its mask is
+	 * recorded from word 1), CPUs 0-1 and 64-65 idle, the rest busy.
+	 */
+	big_machine(128);
+	big_idle(0, 1);
+	big_idle(64, 65);
+	big_waiter(100, 64, 65, 10, false);
+	wasted_classify(&btopo, bin, 128, &bscr, bout);
+	tap_ok(bw[100].nr_restricted == 1 && bw[100].base[0] == 1 && !bw[100].unknown,
+	       "128 CPUs: a mask of CPUs 64-65 is recorded from word 1");
+	tap_ok(big_all(64, 65, WASTED_C_WASTE, WASTED_LVL_MC),
+	       "128 CPUs: idle CPUs 64-65 are wasted at MC while a waiter on cpu100 allowed on 64-65 waits (cpu64: class %u level %u)",
+	       bout[64].cls, bout[64].level);
+	tap_ok(big_all(0, 1, WASTED_C_NONE, 0),
+	       "128 CPUs: idle CPUs 0-1 are none for a waiter allowed on 64-65 only (cpu0: class %u)",
+	       bout[0].cls);
+	g10 = big_cg(10);
+	tap_ok(g10 == 0 && bscr.cg[0].n_idle == 1 && !bscr.cg[0].n_busy && !bscr.cg[0].n_unknown,
+	       "128 CPUs: wait class of the 64-65 waiter with CPU 64 idle: idle (%u idle, %u busy)",
+	       bscr.cg[0].n_idle, bscr.cg[0].n_busy);
+	tap_ok(g10 == 0 && bout[64].cgs == 1 && bout[65].cgs == 1 && !bout[64].cg_other,
+	       "128 CPUs: CPUs 64-65's waste is charged to the 64-65 waiter's cgroup");
+
+	/* the same waiter with CPUs 0-1 idle only: every allowed CPU is busy */
+	big_machine(128);
+	big_idle(0, 1);
+	big_waiter(100, 64, 65, 10, false);
+	wasted_classify(&btopo, bin, 128, &bscr, bout);
+	tap_ok(bscr.nr_cg == 1 && bscr.cg[0].n_busy == 1 && !bscr.cg[0].n_idle,
+	       "128 CPUs: wait class of the 64-65 waiter with only CPUs 0-1 idle: busy (%u idle, %u busy)",
+	       bscr.cg[0].n_idle, bscr.cg[0].n_busy);
+
+	/*
+	 * Two cgroups: cgroup 10 waits on cpu100 for 64-65 and on cpu3 for 0-1
+	 * (two windows, bases 1 and 0, in one cgroup), cgroup 20 on cpu2 for 0-1
+	 * (tracked); CPUs 0-1 and 64-65 idle.
+	 */
+	big_machine(128);
+	big_idle(0, 1);
+	big_idle(64, 65);
+	big_waiter(100, 64, 65, 10, false);
+	big_waiter(2, 0, 1, 20, true);
+	big_waiter(3, 0, 1, 10, false);
+	wasted_classify(&btopo, bin, 128, &bscr, bout);
+	g10 = big_cg(10);
+	g20 = big_cg(20);
+	tap_ok(g10 >= 0 && g20 >= 0 && big_all(0, 1, WASTED_C_WASTE, WASTED_LVL_MC) &&
+	       big_all(64, 65, WASTED_C_WASTE, WASTED_LVL_MC),
+	       "128 CPUs: CPUs 0-1 wasted at MC (waiters on cpus 2-3), 64-65 at MC (waiter on cpu100)");
+	tap_ok(g10 >= 0 && g20 >= 0 && bout[64].cgs == (u64)1 << g10 && bout[65].cgs == (u64)1 << g10,
+	       "128 CPUs: cgroup destinations: CPUs 64-65's waste is cgroup 10's only (cgs %#llx)",
+	       (unsigned long long)bout[64].cgs);
+	tap_ok(g10 >= 0 && g20 >= 0 && bout[0].cgs == ((u64)1 << g10 | (u64)1 << g20),
+	       "128 CPUs: cgroup destinations: CPUs 0-1's waste is both cgroups' (cgroup 10's windows at words 0 and 1 in one union)");
+	tap_ok(bout[0].trk && bout[1].trk && !bout[64].trk && !bout[65].trk,
+	       "128 CPUs: the tracked 0-1 waiter could run on CPUs 0-1, not on 64-65");
+	memset(&cgs, 0, sizeof(cgs));
+	wasted_cgs_add(&cgs, &bscr, bout, 128, 1000);
+	tap_ok(wasted_cg_get(&cgs, 10)->wasted_ns == 4000 && wasted_cg_get(&cgs, 20)->wasted_ns == 2000 &&
+	       cgs.tracked.wasted_ns == 2000,
+	       "128 CPUs: per-cgroup waste: cgroup 10 4000 (CPUs 0-1, 64-65), cgroup 20 and tracked 2000 (CPUs 0-1)");
+
+	/* the change log: a mask of CPUs 0-1 and one of CPUs 64-65 differ */
+	big_machine(128);
+	big_waiter(100, 0, 1, 10, false);
+	st.busy = 1;
+	st.work = bw[100];
+	st.ids = bids[100];
+	big_machine(128);
+	big_waiter(100, 64, 65, 10, false);
+	tap_ok(st.work.base[0] == 0 && bw[100].base[0] == 1 &&
+	       st.work.restricted[0][0] == bw[100].restricted[0][0],
+	       "128 CPUs: CPUs 0-1 and CPUs 64-65 are the same window words at bases 0 and 1");
+	tap_ok(!wasted_state_same(&st, true, &bw[100], &bids[100]),
+	       "state: a waiter allowed on CPUs 0-1 and one allowed on CPUs 64-65 differ (the window's base)");
+	st.work = bw[100];
+	tap_ok(wasted_state_same(&st, true, &bw[100], &bids[100]),
+	       "state: the same 64-65 waiter is no change");
+
+	/*
+	 * 1,024 CPUs (16 packages of 64): a waiter on cpu900 allowed on CPUs
+	 * 800-801 (window from word 12), a tracked one on cpu901 allowed on
+	 * 960-961 (word 15, the last: its window runs past the machine's
+	 * words), one on cpu902 allowed on 800 and 1023 (words 12-15); CPUs
+	 * 32-33 (800-801's bits in word 0), 800-801, 960 and 1023 idle.
+	 */
+	big_machine(1024);
+	big_idle(32, 33);
+	big_idle(800, 801);
+	big_idle(960, 960);
+	big_idle(1023, 1023);
+	big_waiter(900, 800, 801, 10, false);
+	big_waiter(901, 960, 961, 20, true);
+	big_waiter(902, 800, 800, 30, false);
+	big_waiter(902, 1023, 1023, 30, false);
+	wasted_classify(&btopo, bin, 1024, &bscr, bout);
+	tap_ok(bw[900].base[0] == 12 && bw[901].base[0] == 15 && bw[902].base[0] == 12 &&
+	       !bw[900].unknown && !bw[901].unknown && !bw[902].unknown,
+	       "1024 CPUs: masks past CPU 256 are recorded from words 12 and 15");
+	tap_ok(big_all(800, 801, WASTED_C_WASTE, WASTED_LVL_DIE) && bout[960].cls == WASTED_C_WASTE &&
+	       bout[960].level == WASTED_LVL_DIE,
+	       "1024 CPUs: idle CPUs 800-801 and 960 are wasted at DIE by waiters allowed there (cpu800: class %u level %u)",
+	       bout[800].cls, bout[800].level);
+	tap_ok(big_all(32, 33, WASTED_C_NONE, 0),
+	       "1024 CPUs: idle CPUs 32-33 are none: no waiter is allowed there (cpu32: class %u)", bout[32].cls);
+	g10 = big_cg(10);
+	g20 = big_cg(20);
+	tap_ok(g10 >= 0 && g20 >= 0 && big_cg(30) >= 0 &&
+	       bout[800].cgs == ((u64)1 << g10 | (u64)1 << big_cg(30)) && bout[960].cgs == (u64)1 << g20 &&
+	       bout[1023].cgs == (u64)1 << big_cg(30),
+	       "1024 CPUs: cgroup destinations past CPU 256: 800 for cgroups 10 and 30, 960 for 20, 1023 for 30");
+	tap_ok(bout[960].trk && !bout[800].trk && !bout[1023].trk,
+	       "1024 CPUs: the tracked waiter could run on CPU 960 only");
+	tap_ok(g10 >= 0 && bscr.cg[g10].n_idle == 1 && !bscr.cg[g10].n_busy,
+	       "1024 CPUs: wait class of the 800-801 waiter with CPU 800 idle: idle");
+
+	/* the same waiter with only CPUs 32-33 idle */
+	big_machine(1024);
+	big_idle(32, 33);
+	big_waiter(900, 800, 801, 10, false);
+	wasted_classify(&btopo, bin, 1024, &bscr, bout);
+	tap_ok(bscr.nr_cg == 1 && bscr.cg[0].n_busy == 1 && !bscr.cg[0].n_idle &&
+	       big_all(32, 33, WASTED_C_NONE, 0),
+	       "1024 CPUs: wait class of the 800-801 waiter with only CPUs 32-33 idle: busy, and 32-33 none");
 }
 
 int main(void)
@@ -311,5 +552,8 @@ int main(void)
 	tap_ok(cgs.tracked.wasted_ns == 30 && wasted_cg_get(&cgs, 1)->wasted_ns == 30 &&
 	       wasted_cg_get(&cgs, 1)->wait_ns == 30,
 	       "tracked waste: cpus 2, 4, 5 idle while its `any` waiter waited (3 x 10); the cgroup counts all three waiters");
+
+	big_tests();
+	free(bscr.idle);
 	return tap_end();
 }

@@ -4,7 +4,9 @@
  * waiter is classified and noted (pinned, migration-disabled, any,
  * restricted, past the restricted slots, wider than the mask), and the
  * "one waiter runs next" clamp.  The consumer's half (shadow_work_for)
- * is checked here only through what the noting produces.
+ * is checked here only through what the noting produces, and so is the
+ * audit's print of a mask (shadow_work_mask_end/_word), on machines of
+ * 128, 384 and 1,024 CPUs.
  */
 #include <string.h>
 #include "tap.h"
@@ -23,6 +25,7 @@ int main(void)
 	u64 sock0[1] = { 0x3 }, sock2[1] = { 0x30 }, wide[5] = { 1, 0, 0, 0, 1 };
 	/* CPUs 300-310: word 4 holds 256..319, bits 44..54 */
 	u64 node4[6] = { 0, 0, 0, 0, 0x7ffULL << 44, 0 };
+	u64 big128[2] = { 0, 3 }, big1024[16] = { [15] = 3 };	/* CPUs 64-65; 960-961 */
 	int i, ok;
 
 	tap_begin("work_note");
@@ -81,6 +84,34 @@ int main(void)
 	tap_ok(shadow_work_for(&w, 299) == SHADOW_WORK_NO && shadow_work_for(&w, 0) == SHADOW_WORK_NO &&
 	       shadow_work_for(&w, 311) == SHADOW_WORK_NO && shadow_work_for(&w, 1000) == SHADOW_WORK_NO,
 	       "CPUs 300-310: no work for 299, 0, 311, 1000");
+	ok = shadow_work_mask_end(&w, 0, 6) == 5;
+	for (i = 0; i < 6; i++)
+		ok &= shadow_work_mask_word(&w, 0, i) == node4[i];
+	tap_ok(ok, "CPUs 300-310 of 384, as the audit prints them: words 0-4 from word 0, word 4 0x7ff << 44 (end %u)",
+	       shadow_work_mask_end(&w, 0, 6));
+
+	/* 128 CPUs: a task confined to CPUs 64-65 (the second word) */
+	fresh();
+	shadow_work_note(&w, SHADOW_WAITER_RESTRICTED, big128, 2);
+	tap_ok(w.nr_restricted == 1 && w.base[0] == 1 && shadow_work_for(&w, 64) == SHADOW_WORK_YES &&
+	       shadow_work_for(&w, 65) == SHADOW_WORK_YES && shadow_work_for(&w, 0) == SHADOW_WORK_NO &&
+	       shadow_work_for(&w, 1) == SHADOW_WORK_NO && shadow_work_for(&w, 66) == SHADOW_WORK_NO,
+	       "CPUs 64-65 of 128: work for 64 and 65, none for 0, 1, 66");
+	tap_ok(shadow_work_mask_end(&w, 0, 2) == 2 && shadow_work_mask_word(&w, 0, 0) == 0 &&
+	       shadow_work_mask_word(&w, 0, 1) == 3,
+	       "CPUs 64-65 of 128, as the audit prints them: words 0 and 1, 0.3");
+	/* 1,024 CPUs: CPUs 960-961 (the last word), and CPUs 0-1 */
+	fresh();
+	shadow_work_note(&w, SHADOW_WAITER_RESTRICTED, big1024, 16);
+	shadow_work_note(&w, SHADOW_WAITER_RESTRICTED, sock0, 1);
+	tap_ok(w.nr_restricted == 2 && w.base[0] == 15 && shadow_work_for(&w, 960) == SHADOW_WORK_YES &&
+	       shadow_work_for(&w, 961) == SHADOW_WORK_YES && shadow_work_for(&w, 959) == SHADOW_WORK_NO &&
+	       shadow_work_for(&w, 0) == SHADOW_WORK_YES && shadow_work_for(&w, 2) == SHADOW_WORK_NO,
+	       "CPUs 960-961 and 0-1 of 1024: work for 960, 961, 0, none for 959, 2");
+	tap_ok(shadow_work_mask_end(&w, 0, 16) == 16 && shadow_work_mask_word(&w, 0, 15) == 3 &&
+	       shadow_work_mask_word(&w, 0, 3) == 0 && shadow_work_mask_end(&w, 1, 16) == 4 &&
+	       shadow_work_mask_word(&w, 1, 0) == 3,
+	       "CPUs 960-961 of 1024 are printed through word 15, CPUs 0-1 in the first 4 words");
 
 	/* the clamp: one waiter runs next */
 	fresh();
