@@ -209,6 +209,33 @@ int main(void)
 
 		tap_ok(run(ARGC(a), a, &r, err) < 0 && strstr(err, "--perfetto"), "run: empty --perfetto: %s", err);
 	}
+	/* --set NAME=VALUE: the kernel's switches (applied and checked against the kernel by run) */
+	{
+		char *a[] = { "run", "--set", "cgroup_mode=smp", "--set", "llc_balancing=0", "--", "true", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) == 0 && r.nset == 2 && !strcmp(r.set_name[0], "cgroup_mode") &&
+		       !strcmp(r.set_value[0], "smp") && !strcmp(r.set_name[1], "llc_balancing") &&
+		       !strcmp(r.set_value[1], "0"), "run: --set cgroup_mode=smp --set llc_balancing=0");
+	}
+	{
+		static const char *const bad[][2] = {
+			{ "llc_balancing=2", "0 or 1" }, { "cgroup_mode=SMP", "lower-case" },
+			{ "cgroup_mode=", "lower-case" }, { "preempt=full", "unknown switch 'preempt'" },
+			{ "cgroup_mode", "NAME=VALUE" },
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			char *a[] = { "run", "--set", (char *)bad[i][0], "--", "true", NULL };
+
+			tap_ok(run(ARGC(a), a, &r, err) < 0 && strstr(err, bad[i][1]), "run: --set %s: %s",
+			       bad[i][0], err);
+		}
+	}
+	{
+		char *a[] = { "run", "--set", "llc_balancing=0", "--set", "llc_balancing=1", "--", "true", NULL };
+
+		tap_ok(run(ARGC(a), a, &r, err) < 0 && strstr(err, "given twice"), "run: --set twice: %s", err);
+	}
 
 	/* The workload itself, briefly */
 	{

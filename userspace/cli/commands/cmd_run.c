@@ -21,6 +21,7 @@
 #include "cli/cli.h"
 #include "cli/features.h"
 #include "cli/sources/cgroup.h"
+#include "cli/sources/knobs.h"
 #include "cli/sources/latency.h"
 #include "cli/report/report.h"
 #include "cli/commands/run_args.h"
@@ -34,7 +35,69 @@ struct run_state {
 	int paused;			/* the module's enable is 0 by us: set it back to 1 */
 	FILE *out;			/* -o FILE, else stdout */
 	char result_tmp[64];		/* the file offered to CMD in $SCHED_SHADOW_RESULT */
+	int knobs_set;			/* run --set changed a switch: the signal handlers are in */
 };
+
+/*
+ * run --set: the switches changed, for the signal handlers.  SIGTERM and
+ * SIGHUP while CMD runs go on to CMD and run ends as usual (report, then
+ * the switches restored); SIGINT reaches CMD from the terminal, as with
+ * time(1).  A second signal, or one outside CMD's life, restores the
+ * switches at once (knobs_restore() is async-signal-safe), removes the
+ * state file and dies of the signal.
+ */
+static char run_state_file[4096];	/* knobs_state_path() */
+static struct knob_set *run_sig_sets;
+static int run_sig_nset;
+static volatile pid_t run_sig_child;
+static volatile sig_atomic_t run_sig_hits;
+static const int run_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void run_sig_restore_all(void)
+{
+	int left = 0;
+
+	for (int i = 0; i < run_sig_nset; i++)
+		left |= knobs_restore(&run_sig_sets[i]) < 0;
+	if (!left)
+		unlink(run_state_file);
+}
+
+static void run_sig_handler(int sig)
+{
+	int e = errno;
+
+	if (run_sig_child > 0 && run_sig_hits++ == 0) {
+		if (sig != SIGINT)
+			kill(run_sig_child, sig);
+		errno = e;
+		return;
+	}
+	run_sig_restore_all();
+	signal(sig, SIG_DFL);
+	raise(sig);
+	errno = e;
+}
+
+static void run_sig_install(struct knob_set *sets, int n)
+{
+	struct sigaction sa = { .sa_handler = run_sig_handler };
+
+	run_sig_sets = sets;
+	run_sig_nset = n;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(run_sigs) / sizeof(run_sigs[0]); i++)
+		sigaddset(&sa.sa_mask, run_sigs[i]);
+	for (size_t i = 0; i < sizeof(run_sigs) / sizeof(run_sigs[0]); i++)
+		sigaction(run_sigs[i], &sa, NULL);
+}
+
+static void run_sig_remove(void)
+{
+	for (size_t i = 0; i < sizeof(run_sigs) / sizeof(run_sigs[0]); i++)
+		signal(run_sigs[i], SIG_DFL);
+	run_sig_nset = 0;
+}
 
 /*
  * The report's window is cut by pausing the module (its enable file):
@@ -110,6 +173,145 @@ static void run_module_start(struct report *r)
 		m->reset = 1;
 }
 
+/*
+ * A state file left by a run that did not finish (SIGKILL, a crash): put
+ * back what it set, unless its owner still runs (then a --set of ours
+ * would fight it: refused).  0, or the exit status.
+ */
+static int run_knobs_recover(struct run_state *s)
+{
+	struct report_knobs *k = &s->r.knobs;
+	struct knob_set left[2];
+	char err[512], done[256] = "";
+	size_t used = 0;
+	pid_t pid;
+	int alive, n = knobs_state_read(run_state_file, left, 2, &pid, &alive, err, sizeof(err));
+
+	if (n < 0) {
+		cli_err("run", "%s (remove it once the switches are as they should be)", err);
+		return CLI_EXIT_FAIL;
+	}
+	if (n == 0)
+		return 0;
+	if (alive) {
+		if (s->o.nset) {
+			cli_err("run", "--set: run %d has set the kernel's switches for its own run (%s)",
+				(int)pid, run_state_file);
+			return CLI_EXIT_FAIL;
+		}
+		snprintf(k->note, sizeof(k->note), "run %d has set %s%s%s for its run", (int)pid,
+			 left[0].name, n > 1 ? " and " : "", n > 1 ? left[1].name : "");
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		int rc = knobs_restore(&left[i]);
+
+		if (rc < 0) {
+			cli_err("run", "could not restore %s=%s left set to %s by run %d (%s): %s",
+				left[i].name, left[i].before, left[i].value, (int)pid, left[i].path,
+				strerror(errno));
+			return CLI_EXIT_FAIL;
+		}
+		used += snprintf(done + used, sizeof(done) - used, "%s%s %s", i ? ", " : "",
+				 left[i].name, left[i].restored == 1 ? "restored to" : "left at");
+		if (used < sizeof(done))
+			used += snprintf(done + used, sizeof(done) - used, " %s",
+					 left[i].restored == 1 ? left[i].before : "what someone set since");
+		if (used >= sizeof(done))
+			used = sizeof(done) - 1;
+	}
+	unlink(run_state_file);
+	snprintf(k->note, sizeof(k->note), "run %d, which did not finish, had set switches: %s",
+		 (int)pid, done);
+	cli_err("run", "%s", k->note);
+	return 0;
+}
+
+/* Before anything is touched: the switches read, --set checked.  0, or the exit status. */
+static int run_knobs_start(struct run_state *s)
+{
+	struct report_knobs *k = &s->r.knobs;
+	char err[512];
+	int code, rc;
+
+	knobs_dir_of(cli.debugfs, k->dir, sizeof(k->dir));
+	knobs_state_path(run_state_file, sizeof(run_state_file));
+	rc = run_knobs_recover(s);
+	if (rc)
+		return rc;
+	knobs_read(k->dir, &k->start);
+	k->have = 1;
+	for (int i = 0; i < s->o.nset; i++)
+		if (knobs_prepare(k->dir, &k->start, s->o.set_name[i], s->o.set_value[i], &k->set[i],
+				  err, sizeof(err), &code)) {
+			cli_err("run", "%s", err);
+			return code == 64 ? CLI_EXIT_USAGE : CLI_EXIT_NOMODULE;
+		}
+	return 0;
+}
+
+/* Apply --set (state file first, so a SIGKILL after it is undone by the next run). */
+static int run_knobs_apply(struct run_state *s)
+{
+	struct report_knobs *k = &s->r.knobs;
+	char err[512];
+
+	if (!s->o.nset)
+		return 0;
+	if (knobs_state_write(run_state_file, k->set, s->o.nset, err, sizeof(err))) {
+		cli_err("run", "--set: cannot write the state file that restores the switches "
+			"after a kill: %s", err);
+		return -1;
+	}
+	k->nset = s->o.nset;
+	run_sig_install(k->set, k->nset);
+	s->knobs_set = 1;
+	for (int i = 0; i < k->nset; i++)
+		if (knobs_apply(&k->set[i], err, sizeof(err))) {
+			cli_err("run", "%s", err);
+			return -1;
+		}
+	/* what the run measures under (the choices as read before, if this read has none) */
+	{
+		char modes[sizeof(k->start.modes)];
+
+		memcpy(modes, k->start.modes, sizeof(modes));
+		knobs_read(k->dir, &k->start);
+		if (!k->start.modes[0])
+			memcpy(k->start.modes, modes, sizeof(modes));
+	}
+	return 0;
+}
+
+/* Put back what --set changed; the state file goes once nothing is left to do. */
+static void run_knobs_restore(struct run_state *s)
+{
+	struct report_knobs *k = &s->r.knobs;
+	sigset_t all, old;
+	int left = 0;
+
+	if (!s->knobs_set)
+		return;
+	/* the handler restores the same switches: not both at once */
+	sigemptyset(&all);
+	for (size_t i = 0; i < sizeof(run_sigs) / sizeof(run_sigs[0]); i++)
+		sigaddset(&all, run_sigs[i]);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	for (int i = 0; i < k->nset; i++)
+		if (knobs_restore(&k->set[i]) < 0) {
+			cli_err("run", "could not restore %s=%s (%s): %s", k->set[i].name,
+				k->set[i].before, k->set[i].path, strerror(errno));
+			left = 1;
+		}
+	if (!left)
+		unlink(run_state_file);
+	else
+		cli_err("run", "%s keeps what to restore: the next run tries again", run_state_file);
+	run_sig_remove();
+	s->knobs_set = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 static int run_child(struct run_state *s)
 {
 	struct report *r = &s->r;
@@ -119,16 +321,28 @@ static int run_child(struct run_state *s)
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
 	double t0;
 
+	sigset_t block, old;
+
 	fflush(NULL);
 	t0 = cli_now();
 	if (s->trace)	/* the slice spans the same wall time as the report */
 		run_trace_mark_begin(s->trace);
+	/* our handlers must not run in the child before its exec */
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof(run_sigs) / sizeof(run_sigs[0]); i++)
+		sigaddset(&block, run_sigs[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	pid = fork();
 	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		cli_err("run", "fork: %s", strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
+		if (s->knobs_set)
+			for (size_t i = 0; i < sizeof(run_sigs) / sizeof(run_sigs[0]); i++)
+				signal(run_sigs[i], SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (r->cg_used && cg_enter(&r->cg, 0, err, sizeof(err))) {
 			cli_err("run", "%s", err);
 			_exit(126);
@@ -139,10 +353,14 @@ static int run_child(struct run_state *s)
 		cli_err("run", "%s: %s", s->o.cmd[0], strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);
 	}
-	report_wasted_track(r, cli.debugfs, pid);	/* CMD's own wait split */
-	/* Like time(1): Ctrl-C goes to CMD, we stay to print the report */
-	sigaction(SIGINT, &ign, &old_int);
+	run_sig_child = pid;
+	run_sig_hits = 0;
+	/* Like time(1): Ctrl-C goes to CMD, we stay to print the report (with --set: run_sig_handler) */
+	if (!s->knobs_set)
+		sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	report_wasted_track(r, cli.debugfs, pid);	/* CMD's own wait split */
 	/* --perfetto: sample the module while waiting (run_trace.c) */
 	if (s->trace && run_trace_wait(s->trace, pid, s->o.interval,
 				       r->cg_used ? r->cg.rel : NULL, &st)) {
@@ -156,7 +374,9 @@ static int run_child(struct run_state *s)
 			break;
 		}
 	}
-	sigaction(SIGINT, &old_int, NULL);
+	run_sig_child = 0;
+	if (!s->knobs_set)
+		sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	r->wall_s = cli_now() - t0;
 	if (s->trace)
@@ -221,6 +441,10 @@ int cmd_run(int argc, char **argv)
 	status = run_module_probe(s);
 	if (status)
 		goto cleanup;
+	/* the kernel's switches; a --set this kernel cannot take fails here */
+	status = run_knobs_start(s);
+	if (status)
+		goto cleanup;
 	status = CLI_EXIT_FAIL;
 	/* -o: an unwritable place fails before anything is touched */
 	if (s->o.output) {
@@ -261,6 +485,8 @@ int cmd_run(int argc, char **argv)
 		}
 		r->cg_used = 1;
 	}
+	if (run_knobs_apply(s))
+		goto cleanup;
 	if (r->module.loaded)
 		run_pause(s, 1);
 	run_module_start(r);
@@ -308,6 +534,9 @@ int cmd_run(int argc, char **argv)
 	/* stop counting and tracing: schedstat, the tables and the trace end here */
 	if (r->module.loaded)
 		run_pause(s, 1);
+	/* the switches as the run ends, then ours put back */
+	knobs_read(r->knobs.dir, &r->knobs.end);
+	run_knobs_restore(s);
 	if (s->trace)
 		run_trace_stop_verdicts(s->trace);
 
@@ -375,6 +604,7 @@ int cmd_run(int argc, char **argv)
 		status = CLI_EXIT_FAIL;
 	}
 cleanup:
+	run_knobs_restore(s);
 	if (s->out && s->out != stdout)
 		fclose(s->out);
 	if (s->result_tmp[0])

@@ -8,6 +8,22 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/sources/knobs.h"
+
+/* The kernel's switches (cgroup_mode, llc_balancing): read by the CLI, not the module */
+static void status_knobs(struct knobs *k)
+{
+	char dir[4096];
+
+	knobs_read(knobs_dir_of(cli.debugfs, dir, sizeof(dir)), k);
+}
+
+static const char *knob_shown(const struct knobs *k, const char *name)
+{
+	const struct knob *x = knobs_find(k, name);
+
+	return !x ? "-" : x->state == KNOB_UNREADABLE ? "unknown" : x->value;
+}
 
 struct status_sum {
 	int ncpus, online;
@@ -131,6 +147,13 @@ static void status_text(const struct dbgfs_table *info, const struct dbgfs_table
 	if ((v = dbgfs_info_get(info, "checks")))
 		printf(", load checks %s", v);
 	printf("\n");
+	{
+		struct knobs k;
+
+		status_knobs(&k);
+		printf("%-12scgroup_mode %s, llc_balancing %s\n", "switches:",
+		       knob_shown(&k, "cgroup_mode"), knob_shown(&k, "llc_balancing"));
+	}
 	print_kv_group(info, "hooks:", "hook.");
 	print_kv_group(info, "features:", "feature.");
 	if (!cpus) {
@@ -173,6 +196,23 @@ static void status_json(const struct dbgfs_table *info, const struct dbgfs_table
 	json_kv_bool(&w, "module_loaded", true);
 	json_kv_str(&w, "version", dbgfs_info_get(info, "version"));
 	json_kv_str(&w, "kernel", dbgfs_info_get(info, "kernel"));
+	{
+		struct knobs k;
+
+		status_knobs(&k);
+		json_key(&w, "knobs");
+		json_obj_begin(&w);
+		for (int i = 0; i < 2; i++) {
+			const char *n = i ? "llc_balancing" : "cgroup_mode";
+			const struct knob *x = knobs_find(&k, n);
+
+			if (!x || x->state == KNOB_UNREADABLE)
+				json_kv_null(&w, n);
+			else
+				json_kv_str(&w, n, x->value);
+		}
+		json_obj_end(&w);
+	}
 	json_key(&w, "enabled");
 	if (en)
 		json_bool(&w, !strcmp(en, "1"));

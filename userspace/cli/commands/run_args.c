@@ -11,7 +11,49 @@
 #include "cli/commands/run_args.h"
 
 enum { RUN_OPT_CGROUP = CLI_KEY_LONG, RUN_OPT_BPF, RUN_OPT_NOBPF, RUN_OPT_NOMODULE, RUN_OPT_PERFETTO, RUN_OPT_LABEL,
-       RUN_OPT_NOTE, RUN_OPT_RESULT };
+       RUN_OPT_NOTE, RUN_OPT_RESULT, RUN_OPT_SET };
+
+/*
+ * --set NAME=VALUE: NAME is cgroup_mode (VALUE a lower-case word, checked
+ * against the kernel's choices when run applies it) or llc_balancing
+ * (VALUE 0 or 1).  0, or -1 with the reason in err.
+ */
+static int run_parse_set(const char *arg, char *name, size_t nlen, char *value, size_t vlen,
+			 char *err, size_t errlen)
+{
+	const char *eq = strchr(arg, '=');
+	size_t n;
+
+	if (!eq) {
+		fmt_into(err, errlen, "--set '%s': NAME=VALUE (cgroup_mode=MODE or llc_balancing=0|1)", arg);
+		return -1;
+	}
+	n = eq - arg;
+	if ((n == 11 && !strncmp(arg, "cgroup_mode", n)) || (n == 13 && !strncmp(arg, "llc_balancing", n))) {
+		snprintf(name, nlen, "%.*s", (int)n, arg);
+	} else {
+		fmt_into(err, errlen, "--set '%s': unknown switch '%.*s' (cgroup_mode or llc_balancing)",
+			 arg, (int)n, arg);
+		return -1;
+	}
+	eq++;
+	if (!strcmp(name, "llc_balancing")) {
+		if (strcmp(eq, "0") && strcmp(eq, "1")) {
+			fmt_into(err, errlen, "--set '%s': llc_balancing is 0 or 1", arg);
+			return -1;
+		}
+	} else {
+		size_t l = strlen(eq);
+
+		if (!l || l >= 16 || strspn(eq, "abcdefghijklmnopqrstuvwxyz") != l) {
+			fmt_into(err, errlen, "--set '%s': a cgroup_mode is a lower-case word "
+				 "(7.3: up, smp, concur, max, tasks)", arg);
+			return -1;
+		}
+	}
+	snprintf(value, vlen, "%s", eq);
+	return 0;
+}
 
 static const struct cli_opt run_option_table[] = {
 	{ RUN_OPT_CGROUP, "cgroup", CLI_VAL_CGROUP, "PATH",
@@ -24,6 +66,9 @@ static const struct cli_opt run_option_table[] = {
 	  "also write the run as a Perfetto trace", NULL },
 	{ 'i', "interval", CLI_VAL_WORD, "SECONDS",
 	  "sampling interval of the trace (default 0.5; with --perfetto)", NULL },
+	{ RUN_OPT_SET, "set", CLI_VAL_WORD, "NAME=VALUE",
+	  "set a kernel switch for the run, restored afterwards: cgroup_mode=MODE (7.3), "
+	  "llc_balancing=0|1 (7.2, 7.3)", NULL },
 	{ RUN_OPT_LABEL, "label", CLI_VAL_WORD, "NAME", "name of the run (its column in compare)", NULL },
 	{ RUN_OPT_NOTE, "note", CLI_VAL_WORD, "TEXT", "one line about the setup, shown by report and compare", NULL },
 	{ 'o', "output", CLI_VAL_FILE, "FILE", "write the report to FILE (CMD keeps stdout)", NULL },
@@ -44,6 +89,10 @@ const struct cli_spec run_spec = {
 		"Without the module, run fails (exit 2) unless --no-module is given.  CMD finds\n"
 		"a file name in $SCHED_SHADOW_RESULT where it may write a JSON result (bench\n"
 		"does); the report embeds it, and compare shows bench's latency from it.\n"
+		"The kernel's switches (cgroup_mode, llc_balancing in /sys/kernel/debug/sched)\n"
+		"are read at the start and the end; --set changes one for the run and puts it\n"
+		"back on exit, on failure and on SIGINT/TERM/HUP (after a SIGKILL, the next run\n"
+		"does); on a kernel without it, --set exits 2.\n"
 		"Exit status: CMD's (128+N when killed by signal N, 127 when not found).",
 	.opts = run_option_table,
 	.flags = CLI_SPEC_DEBUGFS | CLI_SPEC_JSON | CLI_SPEC_PROM | CLI_SPEC_OPERANDS_LAST,
@@ -104,6 +153,21 @@ static int run_opt(void *ctx, int key, const char *val, char *err, size_t errlen
 	case RUN_OPT_RESULT:
 		o->result = val;
 		break;
+	case RUN_OPT_SET: {
+		char name[40], value[KNOBS_VAL_LEN];
+
+		if (run_parse_set(val, name, sizeof(name), value, sizeof(value), err, errlen))
+			return -1;
+		for (int k = 0; k < o->nset; k++)
+			if (!strcmp(o->set_name[k], name)) {
+				fmt_into(err, errlen, "--set %s given twice", name);
+				return -1;
+			}
+		snprintf(o->set_name[o->nset], sizeof(o->set_name[0]), "%s", name);
+		snprintf(o->set_value[o->nset], sizeof(o->set_value[0]), "%s", value);
+		o->nset++;
+		break;
+	}
 	case 'o':
 		if (!strcmp(val, "-")) {
 			o->output = NULL;

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include "cli/options.h"
+#include "cli/sources/knobs.h"
 
 extern const struct cli_spec run_spec;
 
@@ -25,6 +26,8 @@ struct run_opts {
 	const char *note;	/* --note TEXT: one line about the setup */
 	const char *result;	/* --result FILE: JSON CMD writes, embedded in the report */
 	const char *output;	/* -o FILE: the report goes there, not to stdout */
+	int nset;		/* --set NAME=VALUE, at most one per switch */
+	char set_name[2][40], set_value[2][KNOBS_VAL_LEN];
 	char **cmd;		/* NULL-terminated CMD ARGS... */
 };
 

@@ -12,6 +12,7 @@
 /* Output order of the sections (text, JSON members, Prometheus families). */
 static const struct report_section *const report_sections[] = {
 	&report_module_section,
+	&report_knobs_section,
 	&report_result_section,
 	&report_lb_section,
 	&report_wasted_section,

@@ -32,6 +32,7 @@
 #include "cli/sources/dbgfs.h"
 #include "cli/formats/json.h"
 #include "cli/formats/json_parse.h"
+#include "cli/sources/knobs.h"
 #include "cli/sources/latency.h"
 #include "cli/formats/prom.h"
 #include "cli/sources/schedstat.h"
@@ -45,6 +46,20 @@ struct report_module {
 	char why[REPORT_WHY_LEN];	/* not loaded / reset failed */
 	int have_info;
 	struct dbgfs_table info;
+};
+
+/*
+ * The kernel's switches (sources/knobs.h): read at the start (after any
+ * run --set) and at the end of the run (before restoring), and what
+ * run --set changed.
+ */
+struct report_knobs {
+	int have;			/* read (0: a report from before this section) */
+	char dir[4096];			/* the scheduler's debugfs directory read */
+	struct knobs start, end;
+	int nset;
+	struct knob_set set[2];		/* run --set, restored or why not */
+	char note[REPORT_WHY_LEN];	/* e.g. what a killed run left set, restored */
 };
 
 /* Load-balancer audit: the lb table and lb_attempts (one verdict per attempt). */
@@ -116,6 +131,7 @@ struct report {
 
 	/* sections */
 	struct report_module module;
+	struct report_knobs knobs;
 	struct report_result result;
 	struct report_lb lb;
 	struct report_cpus cpus;
@@ -154,6 +170,7 @@ struct report_section {
 };
 
 extern const struct report_section report_module_section;
+extern const struct report_section report_knobs_section;
 extern const struct report_section report_result_section;
 extern const struct report_section report_lb_section;
 extern const struct report_section report_cpus_section;

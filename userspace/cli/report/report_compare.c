@@ -28,6 +28,7 @@ struct cmp_out {
 /* Sections in the order of the side by side: the symptom (latency) first. */
 static const struct report_section *const cmp_sections[] = {
 	&report_module_section,
+	&report_knobs_section,
 	&report_result_section,
 	&report_latency_section,
 	&report_lb_section,
