@@ -32,6 +32,7 @@
 
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/mutex.h>
 #include <linux/version.h>
 #include <linux/slab.h>
 #include <linux/debugfs.h>
@@ -47,6 +48,7 @@
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
 #include <linux/sched/topology.h>
+#include <linux/sched/smt.h>
 
 #include "kstruct.h"
 #include "shadow.h"
@@ -102,6 +104,7 @@ static u32 audit_scratch_cpus;
 #define AUDIT_DUMP_EVERY_MAX	1000000000ULL
 #define AUDIT_TRACE_STATE_LEN	4096	/* lb_verdict's inputs: ~90 bytes per CPU entry */
 #define AUDIT_TRACE_ENTRY_LEN	1024	/* lb_verdict's entry=: ~60 bytes per stale CPU entry */
+#define AUDIT_SMT_MAX		16	/* SMT siblings dst_core_idle reads */
 
 /* Domain slots: known names, one for anything else, and the total. */
 static const char * const audit_domain_names[] = { "SMT", "CLS", "MC", "PKG", "DIE", "NUMA", "other" };
@@ -151,13 +154,25 @@ struct audit_counts {
 	u64 rule_disc[AUDIT_NR_RULES], rule_in_force[AUDIT_NR_RULES], rule_flipped[AUDIT_NR_RULES];
 	u64 no_rq;		/* CPU entries whose rq was not learned yet (read as stale) */
 	u64 scratch_busy;	/* idle/newidle searches not judged: every pool buffer held */
-	u64 stale_entry;	/* stale disagreements the entry read's inputs reproduce */
 	/*
-	 * judged attempts whose inputs moved during the search (stale ones, in
-	 * agreement or not), and of those the ones where the model on the
-	 * return read / on the entry read gives the kernel's outcome
+	 * judged attempts whose inputs moved during the search (in agreement or
+	 * not), of those the ones where the model on the return read gives the
+	 * kernel's outcome, and the disagreements among them (the `stale'
+	 * candidates: stale only when audit_explain() reproduced the outcome)
 	 */
-	u64 stale_in, stale_in_ret, stale_in_ent;
+	u64 stale_in, stale_in_ret, disagree_moved;
+	/* audit_explain()'s model runs, and the most in one attempt */
+	u64 explain_runs, explain_runs_max;
+	/*
+	 * the audit's handlers' time per attempt (local_clock(); the kprobe
+	 * traps themselves not included), by idle type of the attempt: the
+	 * most, the sum and the attempts; newly idle ones run with interrupts
+	 * off from start to end
+	 */
+	u64 att_ns_max[AUDIT_NR_IDLE_TYPES], att_ns_sum[AUDIT_NR_IDLE_TYPES];
+	u64 att_ns_n[AUDIT_NR_IDLE_TYPES];
+	/* the attempts' own duration, entry to return (the kernel's work and every probe's) */
+	u64 att_wall_sum[AUDIT_NR_IDLE_TYPES];
 };
 
 /*
@@ -176,17 +191,12 @@ struct audit_attempt {
 	int ng;
 	void *dst_rq;		/* the attempt's this_rq (the entry's second argument) */
 	int dst_work;		/* at the return: ks_rq_has_work(dst_rq); -1 unknown */
+	u64 audit_ns;		/* the audit's handlers' time in this attempt (idle, newidle) */
+	u64 t_start;		/* local_clock() at the attempt's entry (idle, newidle) */
 	struct audit_domain d;
 	struct audit_result res;
 	struct audit_gstats *gs;	/* [audit_max_groups] */
 	int *gcpu;			/* [audit_max_groups]: first CPU of each group, -1 if empty */
-};
-
-/* The kernel model's inputs of one CPU, read live (audit_read_live()). */
-struct audit_live {
-	u64 load, util, util_est, runnable, capacity, capacity_orig, misfit;
-	u32 nr, h_nr, llc_pref;
-	bool idle, have;
 };
 
 struct audit_pcpu {
@@ -231,6 +241,11 @@ struct audit_pcpu {
 	char ebuf[AUDIT_TRACE_ENTRY_LEN];
 	int nr_cpus;
 	struct audit_cpu *cpus;			/* [audit_scratch_cpus] */
+	/* the destination's SMT siblings as read for dst_core_idle (lb_verdict's smt=) */
+	bool smt;
+	int nsib;
+	int sib[AUDIT_SMT_MAX];
+	bool sib_idle[AUDIT_SMT_MAX];
 };
 
 /* One buffer of the search scratch pool. */
@@ -309,6 +324,9 @@ static char audit_state[96] = "inactive:not-initialized";
 static bool audit_registered;
 
 static bool audit_att_registered, audit_kick_registered;
+/* the probes are armed while `enable' (audit_arm_want) and lb_audit= both say so */
+static DEFINE_MUTEX(audit_arm_lock);
+static bool audit_arm_want = true, audit_param_on = true, audit_armed;
 static char audit_att_state[96] = "inactive:not-initialized";
 
 struct audit_ri_data {
@@ -378,18 +396,28 @@ static void audit_rows_init(void)
 	audit_reason_rows(audit_row_of, audit_row_verdict, audit_row_reason);
 }
 
-/* The kernel's enum group_type values (BTF) as class ranks. */
-static void audit_domain_ranks(struct audit_domain *d)
+/*
+ * The class ranks from BTF's enum group_type, every enumerator of it
+ * (audit_ranks_from_enum(): the model's own derivation, which the checker's
+ * cross-check feeds raw enums); derived once at load.  audit_ranks_unknown:
+ * enumerators no class of the model names (a newer kernel's class), -1 when
+ * the enum could not be mapped (the audit stays inactive then).
+ */
+static s8 audit_ranks[AUDIT_NR_CLASSES];
+static int audit_ranks_unknown;
+
+#define AUDIT_ENUM_NAME(name, value) name,
+#define AUDIT_ENUM_VALUE(name, value) value,
+static void audit_ranks_init(void)
 {
-	d->rank[AUDIT_CLS_HAS_SPARE] = KS_ENUM_group_type__group_has_spare;
-	d->rank[AUDIT_CLS_FULLY_BUSY] = KS_ENUM_group_type__group_fully_busy;
-	d->rank[AUDIT_CLS_MISFIT] = KS_ENUM_group_type__group_misfit_task;
-	d->rank[AUDIT_CLS_SMT_BALANCE] = KS_ENUM_group_type__group_smt_balance;
-	d->rank[AUDIT_CLS_ASYM] = KS_ENUM_group_type__group_asym_packing;
-	d->rank[AUDIT_CLS_IMBALANCED] = KS_ENUM_group_type__group_imbalanced;
-	d->rank[AUDIT_CLS_LLC_BALANCE] = KS_ENUM_group_type__group_llc_balance;
-	d->rank[AUDIT_CLS_OVERLOADED] = KS_ENUM_group_type__group_overloaded;
+	static const char * const names[] = { KS_ENUMS_group_type(AUDIT_ENUM_NAME) NULL };
+	static const s64 values[] = { KS_ENUMS_group_type(AUDIT_ENUM_VALUE) 0 };
+
+	audit_ranks_unknown = audit_ranks_from_enum(audit_ranks, names, values,
+						    KS_ENUM_COUNT_group_type);
 }
+#undef AUDIT_ENUM_NAME
+#undef AUDIT_ENUM_VALUE
 
 /* ---- the rule set (docs/debugfs.md, "Rule sets") ---- */
 
@@ -410,6 +438,15 @@ static u32 audit_rules_learned;			/* switched by the calibration */
 static unsigned int audit_learn_n;
 module_param_named(lb_rules_learn, audit_learn_n, uint, 0444);
 MODULE_PARM_DESC(lb_rules_learn, "judged attempts of the rule calibration phase after load (0: none; docs/debugfs.md, Rule sets)");
+/*
+ * lb_evidence=1: every judged attempt also runs the model with each rule of
+ * AUDIT_RULES_FLIPPABLE switched (lb_rule_evidence.* in info); off by
+ * default (their model runs add to the time newly idle balancing spends
+ * with interrupts off).  The calibration phase runs them whatever this is.
+ */
+static bool audit_evidence;
+module_param_named(lb_evidence, audit_evidence, bool, 0644);
+MODULE_PARM_DESC(lb_evidence, "run the rule-evidence model runs on every judged attempt (docs/debugfs.md, Rule sets)");
 static atomic64_t audit_calib_seen = ATOMIC64_INIT(0), audit_calib_agree = ATOMIC64_INIT(0);
 static atomic64_t audit_calib_ev[3][AUDIT_NR_RULES];	/* disc, in force agreed, flipped agreed */
 static bool audit_calib_done;
@@ -486,6 +523,15 @@ static void audit_rules_init(void)
 	if (smt6 && HAS_KS_sched_group__cores)
 		r |= AUDIT_RULE_SIBLING_IMBALANCE;
 	/*
+	 * asym_packing with SMT: asym_smt_can_pull_tasks() came with
+	 * sched_group.flags (5.16) and went with the 6.5 rework whose
+	 * sched_group_asym() 6.6's marker stands for
+	 */
+	if (smt6)
+		r |= AUDIT_RULE_ASYM_CORE_IDLE;
+	else if (HAS_KS_sched_group__flags)
+		r |= AUDIT_RULE_ASYM_SMT;
+	/*
 	 * the balancer sums h_nr_runnable since the series that renamed
 	 * idle_h_nr_running to h_nr_idle (6.14); 6.12.117 has only the field
 	 */
@@ -535,7 +581,8 @@ static bool audit_live_differs(const struct audit_live *a, const struct audit_li
 {
 	return a->load != b->load || a->util != b->util || a->util_est != b->util_est ||
 	       a->runnable != b->runnable || a->capacity != b->capacity ||
-	       a->misfit != b->misfit || a->nr != b->nr || a->h_nr != b->h_nr ||
+	       a->capacity_orig != b->capacity_orig || a->misfit != b->misfit ||
+	       a->nr != b->nr || a->h_nr != b->h_nr || a->llc_pref != b->llc_pref ||
 	       a->idle != b->idle || a->have != b->have;
 }
 
@@ -574,22 +621,51 @@ static void audit_entry_read(struct audit_pcpu *a, void *env)
 	a->entry_done = true;
 }
 
+/*
+ * env->dst_core_idle, read as update_sd_lb_stats() computes it:
+ * !sched_smt_active() || every other SMT sibling of @dst idle_cpu()
+ * (audit_dst_core_idle()), the reads kept in @a for the trace event.  A
+ * sibling whose rq is not learned yet is taken as busy and counted in
+ * @no_rq.  Bounded: AUDIT_SMT_MAX siblings.
+ */
+static bool audit_read_core_idle(struct audit_pcpu *a, int dst, u32 *no_rq)
+{
+	int cpu;
+
+	a->smt = sched_smt_active();
+	a->nsib = 0;
+	if (a->smt && (unsigned int)dst < nr_cpu_ids) {
+		for_each_cpu(cpu, topology_sibling_cpumask(dst)) {
+			struct shadow_cpu *sc = shadow_cpus[cpu];
+			struct rq *rq = sc ? READ_ONCE(sc->rq) : NULL;
+
+			if (a->nsib == AUDIT_SMT_MAX)
+				break;
+			a->sib[a->nsib] = cpu;
+			a->sib_idle[a->nsib] = rq && ks_rq_idle_cpu(rq);
+			*no_rq += !rq && cpu != dst;
+			a->nsib++;
+		}
+	}
+	return audit_dst_core_idle(a->smt, dst, a->sib, a->sib_idle, a->nsib);
+}
+
 /* The domain-wide inputs of the kernel's rules, read from @env under RCU. */
-static void audit_fill_domain(struct audit_domain *d, void *env, struct sched_domain *sd)
+static void audit_fill_domain(struct audit_pcpu *a, struct audit_domain *d, void *env,
+			      struct sched_domain *sd, u32 *no_rq)
 {
 	struct sched_domain *child = ks_sd_child(sd);
 	struct rq *dst_rq = ks_lb_env_dst_rq(env);
 	struct root_domain *rd = dst_rq ? ks_rq_rd(dst_rq) : NULL;
 	int flags = ks_sd_flags(sd);
 
-	audit_domain_ranks(d);
+	memcpy(d->rank, audit_ranks, sizeof(d->rank));
 	d->imbalance_pct = ks_sd_imbalance_pct(sd);
 	d->imb_numa_nr = ks_sd_imb_numa_nr(sd);
-	d->eas_balanced = rd && ks_rd_eas_balanced(rd);
-	d->eas_present = rd && ks_rd_eas_present(rd);
+	audit_eas_state(d, rd && ks_rd_pd(rd), rd ? ks_rd_overutilized(rd) : 0);
 	d->rules = READ_ONCE(audit_rules);
 	d->dst_capacity = dst_rq ? ks_rq_cpu_capacity(dst_rq) : SCHED_CAPACITY_SCALE;
-	d->dst_core_idle = true;	/* not read: see docs, "Model and agreement" */
+	d->dst_core_idle = audit_read_core_idle(a, ks_lb_env_dst_cpu(env), no_rq);
 	d->flags = 0;
 	if (flags & SD_ASYM_PACKING)
 		d->flags |= AUDIT_SD_ASYM_PACKING;
@@ -599,6 +675,8 @@ static void audit_fill_domain(struct audit_domain *d, void *env, struct sched_do
 		d->flags |= AUDIT_SD_NUMA;
 	if (flags & SHADOW_SD_SHARE_LLC)
 		d->flags |= AUDIT_SD_SHARE_LLC;
+	if (flags & SD_SHARE_CPUCAPACITY)
+		d->flags |= AUDIT_SD_SHARE_CPUCAPACITY;
 	/*
 	 * BTF of 7.x (7.2, 7.3 seen) has no SD_OVERLAP; only NUMA domains
 	 * build overlapping groups, so there every NUMA domain is marked as
@@ -703,10 +781,10 @@ static void audit_format_entry(struct audit_pcpu *a, int cpu, const struct audit
 		a->ecut = true;
 		return;
 	}
-	n += scnprintf(a->ebuf + n, len - n, "%s%d,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%d",
+	n += scnprintf(a->ebuf + n, len - n, "%s%d,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%d,%llu,%u",
 		       n ? ";" : "", cpu, e->nr, e->h_nr, e->load, e->util, e->util_est,
-		       e->runnable, e->have ? e->capacity : SCHED_CAPACITY_SCALE, e->misfit,
-		       e->idle);
+		       e->runnable, e->capacity, e->misfit, e->idle,
+		       e->capacity_orig ? e->capacity_orig : SCHED_CAPACITY_SCALE, e->llc_pref);
 	a->elen = n;
 }
 
@@ -794,7 +872,7 @@ retry:
 	c->shadow = shadow_fp_round(s.shadow_fp);
 	c->shadow_avg = shadow_fp_round(s.shadow_avg_fp);
 out:
-	if (a->fmt && c->stale && a->entry_done)
+	if (a->fmt && c->stale && a->entry_done && a->entry[c - a->cpus].have)
 		audit_format_entry(a, cpu, &a->entry[c - a->cpus]);
 	if (a->fmt)
 		audit_format_cpu(a, g, c, &s.work, thr);
@@ -857,6 +935,12 @@ static void audit_format_state(struct audit_pcpu *a, const struct audit_domain *
 		      d->imb_numa_nr, d->dst_capacity, d->dst_core_idle);
 	for (i = 0; i < AUDIT_NR_CLASSES; i++)
 		n += scnprintf(b + n, len - n, "%s%d", i ? "," : "", d->rank[i]);
+	/* the raw reads of dst_core_idle: sched_smt_active(), dst's siblings and their idle_cpu() */
+	n += scnprintf(b + n, len - n, " smt=%d sib=", a->smt);
+	for (i = 0; i < a->nsib; i++)
+		n += scnprintf(b + n, len - n, "%s%d:%d", i ? "," : "", a->sib[i], a->sib_idle[i]);
+	if (!a->nsib)
+		n += scnprintf(b + n, len - n, "-");
 	n += scnprintf(b + n, len - n, " groups=");
 	for (g = 0; g < ng; g++) {
 		const struct audit_group *gr = &groups[g];
@@ -921,6 +1005,7 @@ static void audit_trace_attempt(struct audit_pcpu *a, int moved)
 	v.moved = moved;
 	v.active = at->kicked;
 	v.dst_work = at->dst_work;
+	v.runs = r->runs;
 #undef AUDIT_GCPU
 	trace_lb_verdict(&v, a->tbuf);
 }
@@ -1038,66 +1123,6 @@ static void audit_attempt_keep(struct audit_pcpu *a, const struct audit_domain *
 		audit_format_state(a, d, a->groups, ng);
 }
 
-/* Exchange the model inputs of entry @c with the entry read @e (its own inverse). */
-static void audit_swap_live(struct audit_cpu *c, struct audit_live *e)
-{
-	struct audit_live r = {
-		.load = c->load_avg, .util = c->util_avg, .util_est = c->util_est,
-		.runnable = c->runnable_avg, .capacity = c->capacity,
-		.capacity_orig = c->capacity_orig, .misfit = c->misfit_task_load,
-		.nr = c->nr_running, .h_nr = c->h_nr_running, .llc_pref = c->llc_pref,
-		.idle = c->idle, .have = true,
-	};
-
-	c->load_avg = e->load;
-	c->util_avg = e->util;
-	c->util_est = e->util_est;
-	c->runnable_avg = e->runnable;
-	c->capacity = e->have ? e->capacity : SCHED_CAPACITY_SCALE;
-	c->capacity_orig = e->capacity_orig;
-	c->misfit_task_load = e->misfit;
-	c->nr_running = e->nr;
-	c->h_nr_running = e->h_nr;
-	c->llc_pref = e->llc_pref;
-	c->idle = e->idle;
-	*e = r;
-}
-
-/*
- * A stale disagreement: does the model on the entry read's inputs give the
- * kernel's outcome?  (The kernel read each CPU somewhere between the two
- * reads.)  Swaps the stale CPUs' inputs in place, reruns the statistics
- * and the model, and swaps back (O(groups + CPUs)); not on overlapping
- * domains, where a CPU has more than one entry.
- */
-static bool audit_stale_entry_agrees(struct audit_pcpu *a, const struct audit_domain *d,
-				     int ng, int nc, int idle, int kernel_pick)
-{
-	struct audit_model m;
-	int i, g;
-
-	if (!a->entry_done || (d->flags & AUDIT_SD_OVERLAP))
-		return false;
-	for (i = 0; i < nc; i++)
-		if (a->cpus[i].stale)
-			audit_swap_live(&a->cpus[i], &a->entry[i]);
-	for (g = 0; g < ng; g++) {
-		if (a->groups[g].stale)
-			swap(a->groups[g].capacity, a->entry_sgc[g]);
-		audit_group_stats(d, &a->groups[g], a->cpus, nc, idle, &a->gs[g]);
-	}
-	audit_model_run(d, a->gs, ng, idle, &m);
-	for (i = 0; i < nc; i++)
-		if (a->cpus[i].stale)
-			audit_swap_live(&a->cpus[i], &a->entry[i]);
-	for (g = 0; g < ng; g++) {
-		if (a->groups[g].stale)
-			swap(a->groups[g].capacity, a->entry_sgc[g]);
-		audit_group_stats(d, &a->groups[g], a->cpus, nc, idle, &a->gs[g]);
-	}
-	return m.pick == kernel_pick;
-}
-
 /*
  * One judged attempt of the calibration phase (lb_rules_learn=N): its
  * evidence, and at the N-th the decision.  Atomic counters: the phase is
@@ -1146,7 +1171,7 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 	struct audit_domain d;
 	struct audit_result res;
 	u32 unreadable = 0, no_rq = 0, gen, differs = 0, fagree = 0;
-	bool stale_entry = false, stale_in = false, stale_ent = false;
+	bool stale_in = false, judged;
 	int b;
 
 	if (!sd || !allowed || (unsigned int)dst >= nr_cpu_ids)
@@ -1247,19 +1272,26 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 	if (picked && kpick < 0)
 		kpick = ng;	/* not in the domain: audit_judge() flags it */
 	if (!too_many && !cut) {
-		audit_fill_domain(&d, env, sd);
+		audit_fill_domain(a, &d, env, sd, &no_rq);
 		audit_judge(&d, a->groups, ng, a->cpus, nc, idle, kpick, a->gs, &res);
 		bad = res.flags & AUDIT_F_BAD_MASK;
-		if (!bad && first_search)
+		judged = !bad && first_search;
+		for (b = 0; b < ng; b++)
+			stale_in |= a->gs[b].stale;
+		stale_in &= judged;
+		/*
+		 * a disagreement of the attempt's verdict: why (the entry read,
+		 * the left-out rules flipped), at most AUDIT_EXPLAIN_RUNS(ng)
+		 * model runs; the rules' evidence only while it is asked for
+		 */
+		if (judged)
+			audit_explain(&d, a->groups, ng, a->cpus, nc, a->entry_done ? a->entry : NULL,
+				      a->entry_done ? a->entry_sgc : NULL, a->gs, &res);
+		if (judged && (READ_ONCE(audit_evidence) ||
+			       (audit_learn_n && !READ_ONCE(audit_calib_done))))
 			audit_model_flips(&d, a->gs, ng, idle, &res.model, res.kernel_pick,
 					  AUDIT_RULES_FLIPPABLE & ~(audit_rules_on | audit_rules_off),
 					  &differs, &fagree);
-		for (b = 0; b < ng; b++)
-			stale_in |= a->gs[b].stale;
-		stale_in &= !bad && first_search;
-		if (stale_in)
-			stale_ent = audit_stale_entry_agrees(a, &d, ng, nc, idle, res.kernel_pick);
-		stale_entry = stale_ent && res.cause == AUDIT_CAUSE_STALE;
 	}
 
 	gen = atomic_read(&shadow_reset_gen);
@@ -1281,10 +1313,12 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 		if (res.flags & AUDIT_F_PICKED_LOCAL)
 			a->n.picked_local++;
 		a->n.entry_unread += !a->entry_done;
-		a->n.stale_entry += stale_entry;
 		a->n.stale_in += stale_in;
 		a->n.stale_in_ret += stale_in && res.cause == AUDIT_CAUSE_AGREE;
-		a->n.stale_in_ent += stale_ent;
+		a->n.disagree_moved += stale_in && res.cause != AUDIT_CAUSE_AGREE &&
+				       idle != AUDIT_CPU_NOT_IDLE;
+		a->n.explain_runs += res.runs;
+		a->n.explain_runs_max = max_t(u64, a->n.explain_runs_max, res.runs);
 		audit_count(&a->n, dom, &res);
 		for (b = 0; differs && b < AUDIT_NR_RULES; b++) {
 			if (!(differs & BIT(b)))
@@ -1318,11 +1352,17 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 	}
 }
 
+/* An idle or newly idle attempt in progress on this CPU: its handlers are timed. */
+static bool audit_att_timed(const struct audit_pcpu *a)
+{
+	return a && a->att.active && a->att.idle != AUDIT_CPU_NOT_IDLE;
+}
+
 static int audit_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct audit_ri_data *d = (struct audit_ri_data *)ri->data;
 	struct audit_pcpu *a;
-	u64 t0;
+	u64 t0, c0 = 0;
 
 	d->env = NULL;
 	d->entry_owner = false;
@@ -1336,6 +1376,8 @@ static int audit_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 		d->env = NULL;
 		goto out;
 	}
+	if (audit_att_timed(a))
+		c0 = local_clock();
 	/*
 	 * The entry read of the kernel's inputs; a search nested on this CPU
 	 * (a softirq's balance inside a newidle one) does not take it over.
@@ -1356,6 +1398,8 @@ static int audit_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 			rcu_read_unlock();
 		}
 	}
+	if (c0)
+		a->att.audit_ns += local_clock() - c0;
 out:
 	shadow_stat_end(SS_LB_ENTRY, t0);
 	return 0;
@@ -1365,13 +1409,15 @@ static int audit_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct audit_ri_data *d = (struct audit_ri_data *)ri->data;
 	struct audit_pcpu *a;
-	u64 t0;
+	u64 t0, c0 = 0;
 
 	if (!d->env)
 		return 0;
 	a = READ_ONCE(audit_pcpu[smp_processor_id()]);
 	if (unlikely(!a))
 		return 0;
+	if (audit_att_timed(a))
+		c0 = local_clock();
 	/*
 	 * When another instance owns the entry read (a search nested in
 	 * another on this CPU), this one is judged without it, in a buffer of
@@ -1418,6 +1464,8 @@ static int audit_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		a->entry_busy = false;
 		audit_scratch_put(a);
 	}
+	if (c0)
+		a->att.audit_ns += local_clock() - c0;
 	return 0;
 }
 
@@ -1428,6 +1476,7 @@ static int audit_att_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct audit_att_ri *r = (struct audit_att_ri *)ri->data;
 	struct audit_pcpu *a;
 	struct audit_attempt *at;
+	u64 c0 = local_clock();
 
 	r->owner = false;
 	if (!static_branch_likely(&shadow_enabled))
@@ -1453,6 +1502,8 @@ static int audit_att_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	at->dst_work = -1;
 	at->active = true;
 	r->owner = true;
+	at->t_start = c0;
+	at->audit_ns = at->idle != AUDIT_CPU_NOT_IDLE ? local_clock() - c0 : 0;
 	return 0;
 }
 
@@ -1461,7 +1512,8 @@ static int audit_att_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct audit_att_ri *r = (struct audit_att_ri *)ri->data;
 	struct audit_pcpu *a;
 	struct audit_attempt *at;
-	int moved = (int)regs_return_value(regs), row;
+	int moved = (int)regs_return_value(regs), row, it;
+	u64 c0 = 0, ns;
 	u32 gen;
 
 	if (!r->owner)
@@ -1469,6 +1521,8 @@ static int audit_att_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	r->t0 = shadow_stat_begin(SS_LB_ATTEMPT);	/* stats (static key) */
 	a = audit_pcpu[smp_processor_id()];	/* the entry found it: owner */
 	at = &a->att;
+	if (audit_att_timed(a))
+		c0 = local_clock();
 	row = at->judged ? audit_att_row(at->res.verdict, at->res.reason) : -1;
 	gen = atomic_read(&shadow_reset_gen);
 	raw_write_seqcount_begin(&a->seq);
@@ -1514,6 +1568,21 @@ static int audit_att_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		 */
 		at->dst_work = at->dst_rq ? ks_rq_has_work(at->dst_rq) : -1;
 		audit_trace_attempt(a, moved);
+	}
+	/* the audit's time in this attempt, its handlers' from first to last */
+	it = at->idle;
+	if (c0 && it >= 0 && it < AUDIT_NR_IDLE_TYPES) {
+		u64 c1 = local_clock();
+
+		ns = at->audit_ns + c1 - c0;
+		raw_write_seqcount_begin(&a->seq);
+		if (a->gen == gen) {
+			a->n.att_ns_max[it] = max(a->n.att_ns_max[it], ns);
+			a->n.att_ns_sum[it] += ns;
+			a->n.att_ns_n[it]++;
+			a->n.att_wall_sum[it] += c1 - at->t_start;
+		}
+		raw_write_seqcount_end(&a->seq);
 	}
 	at->active = false;
 	shadow_stat_end(SS_LB_ATTEMPT, r->t0);
@@ -1823,6 +1892,13 @@ int shadow_audit_init(const char *symbol)
 	}
 	audit_rows_init();
 	audit_rules_init();
+	audit_ranks_init();
+	if (audit_ranks_unknown < 0) {
+		/* two classes with one value, or one out of range: nothing to compare with */
+		snprintf(audit_state, sizeof(audit_state), "inactive:enum-group_type-unmapped");
+		pr_warn("load-balancer audit off: BTF's enum group_type cannot be mapped to the model's classes\n");
+		return 0;
+	}
 	err = audit_alloc();
 	if (err)
 		return err;
@@ -1835,10 +1911,11 @@ int shadow_audit_init(const char *symbol)
 		err = register_kretprobe(&audit_krp);
 		if (!err) {
 			audit_registered = true;
+			audit_armed = true;	/* registered probes are armed */
 			snprintf(audit_state, sizeof(audit_state), "active:%s", audit_funcs[i]);
 			audit_attempt_init();
-			if (!static_key_enabled(&shadow_enabled))
-				shadow_audit_arm(false);	/* loaded with enable=0 */
+			/* loaded with enable=0 or lb_audit=0 */
+			shadow_audit_arm(static_key_enabled(&shadow_enabled));
 			return 0;
 		}
 	}
@@ -1857,12 +1934,25 @@ int shadow_audit_init(const char *symbol)
  * every find_busiest_group() call still took the kprobe trap and the
  * return trampoline.  The caller serializes calls (debugfs.c).
  */
+static void audit_arm_apply(void);
+
 void shadow_audit_arm(bool on)
 {
+	mutex_lock(&audit_arm_lock);
+	audit_arm_want = on;
+	audit_arm_apply();
+	mutex_unlock(&audit_arm_lock);
+}
+
+/* Arm the probes while both `enable` and lb_audit say so (audit_arm_lock held). */
+static void audit_arm_apply(void)
+{
+	bool on = audit_arm_want && audit_param_on;
 	int err;
 
-	if (!audit_registered)
+	if (!audit_registered || on == audit_armed)
 		return;
+	audit_armed = on;
 	err = on ? enable_kretprobe(&audit_krp) : disable_kretprobe(&audit_krp);
 	if (err)
 		pr_warn("cannot %s the load-balancer audit kretprobe (%d)\n", on ? "arm" : "disarm", err);
@@ -1877,6 +1967,38 @@ void shadow_audit_arm(bool on)
 			pr_warn("cannot %s the active-balance kprobe (%d)\n", on ? "arm" : "disarm", err);
 	}
 }
+
+static int audit_param_set(const char *val, const struct kernel_param *kp)
+{
+	bool v;
+	int err = kstrtobool(val, &v);
+
+	if (err)
+		return err;
+	mutex_lock(&audit_arm_lock);
+	audit_param_on = v;
+	audit_arm_apply();
+	mutex_unlock(&audit_arm_lock);
+	return 0;
+}
+
+static int audit_param_get(char *buffer, const struct kernel_param *kp)
+{
+	return scnprintf(buffer, PAGE_SIZE, "%c\n", READ_ONCE(audit_param_on) ? 'Y' : 'N');
+}
+
+static const struct kernel_param_ops audit_param_ops = {
+	.set = audit_param_set,
+	.get = audit_param_get,
+};
+/*
+ * lb_audit=0 (at load or later, /sys/module/sched_shadow/parameters/lb_audit):
+ * the audit's probes are disarmed, the rest of the module works on; make
+ * bench alternates it to measure what the audit does to newly idle
+ * balancing.
+ */
+module_param_cb(lb_audit, &audit_param_ops, NULL, 0644);
+MODULE_PARM_DESC(lb_audit, "arm the load-balancer audit's probes (default 1; 0 disarms them, the module stays)");
 
 /** shadow_audit_exit() - detach (waits for running handlers) and free */
 void shadow_audit_exit(void)
@@ -1946,8 +2068,10 @@ static bool audit_read_counts(int cpu, struct audit_counts *n);
 void shadow_audit_info(struct seq_file *m)
 {
 	u64 bad = 0, local = 0, many = 0, unreadable = 0, cut = 0, skipped = 0, nested = 0;
-	u64 orphan = 0, uw = 0, um = 0, unread = 0, no_rq = 0, judged = 0, voids = 0, st_entry = 0;
-	u64 st_in = 0, st_ret = 0, st_ent = 0;
+	u64 orphan = 0, uw = 0, um = 0, unread = 0, no_rq = 0, judged = 0, voids = 0, moved = 0;
+	u64 st_in = 0, st_ret = 0, runs = 0, runs_max = 0;
+	u64 ns_max[AUDIT_NR_IDLE_TYPES] = { 0 }, ns_sum[AUDIT_NR_IDLE_TYPES] = { 0 };
+	u64 ns_n[AUDIT_NR_IDLE_TYPES] = { 0 }, wall[AUDIT_NR_IDLE_TYPES] = { 0 };
 	u64 model[ATT_NR_COLS] = { 0 }, known[AUDIT_NR_KNOWN_RULES] = { 0 };
 	u64 ev[3][AUDIT_NR_RULES] = { { 0 } }, voidr[AUDIT_NR_REASONS] = { 0 }, scratch_busy = 0;
 	struct audit_counts *n;
@@ -1955,6 +2079,8 @@ void shadow_audit_info(struct seq_file *m)
 	int cpu, i, r, k;
 
 	seq_printf(m, "feature.lb_audit %s\n", audit_state);
+	/* the probes armed: `enable' 1 and lb_audit=1 */
+	seq_printf(m, "lb_audit_armed %d\n", READ_ONCE(audit_armed));
 	seq_printf(m, "feature.lb_attempts %s\n", audit_att_state);
 	n = audit_registered ? kvmalloc(sizeof(*n), GFP_KERNEL) : NULL;
 	n_valid = n;
@@ -1971,10 +2097,17 @@ void shadow_audit_info(struct seq_file *m)
 			nested += n->att_nested;
 			orphan += n->att_orphan;
 			unread += n->entry_unread;
-			st_entry += n->stale_entry;
 			st_in += n->stale_in;
 			st_ret += n->stale_in_ret;
-			st_ent += n->stale_in_ent;
+			moved += n->disagree_moved;
+			runs += n->explain_runs;
+			runs_max = max(runs_max, n->explain_runs_max);
+			for (k = 0; k < AUDIT_NR_IDLE_TYPES; k++) {
+				ns_max[k] = max(ns_max[k], n->att_ns_max[k]);
+				ns_sum[k] += n->att_ns_sum[k];
+				ns_n[k] += n->att_ns_n[k];
+				wall[k] += n->att_wall_sum[k];
+			}
 			no_rq += n->no_rq;
 			scratch_busy += n->scratch_busy;
 			for (k = 0; k < AUDIT_NR_KNOWN_RULES; k++)
@@ -2028,15 +2161,39 @@ void shadow_audit_info(struct seq_file *m)
 	seq_printf(m, "lb_model_either_picked %llu\nlb_model_either_agree %llu\n",
 		   model[ATT_EITHER], model[ATT_EITHER_AGREE]);
 	seq_printf(m, "lb_model_entry_unread %llu\nlb_model_no_rq %llu\n", unread, no_rq);
-	/* judged searches (attempts' first ones) whose stale disagreement the entry inputs reproduce */
-	seq_printf(m, "lb_model_stale_entry_agree %llu\n", st_entry);
-	/* judged attempts with moved inputs: the model on the return read / the entry read agrees */
+	/*
+	 * judged attempts whose inputs moved during the search, those where the
+	 * model on the return read agrees, and the disagreements among them
+	 * (lb_model_disagree_stale of them are explained by the entry read or
+	 * a mix); audit_explain()'s model runs (at most groups + 2 each)
+	 */
 	seq_printf(m, "lb_model_stale_inputs %llu\nlb_model_stale_inputs_return_agree %llu\n"
-		   "lb_model_stale_inputs_entry_agree %llu\n", st_in, st_ret, st_ent);
+		   "lb_model_disagree_moved %llu\n", st_in, st_ret, moved);
+	seq_printf(m, "lb_explain_runs %llu\nlb_explain_runs_max %llu\n", runs, runs_max);
+	/*
+	 * the audit's own time per idle and newly idle attempt (its handlers,
+	 * local_clock(); newly idle balancing runs with interrupts off)
+	 */
+	for (k = 0; k < AUDIT_NR_IDLE_TYPES; k++) {
+		if (k == AUDIT_CPU_NOT_IDLE)
+			continue;
+		seq_printf(m, "lb_audit_ns_max.%s %llu\nlb_audit_ns_mean.%s %llu\n"
+			   "lb_audit_attempts_timed.%s %llu\nlb_attempt_ns_mean.%s %llu\n",
+			   audit_idle_name[k], ns_max[k],
+			   audit_idle_name[k], ns_n[k] ? div64_u64(ns_sum[k], ns_n[k]) : 0,
+			   audit_idle_name[k], ns_n[k],
+			   audit_idle_name[k], ns_n[k] ? div64_u64(wall[k], ns_n[k]) : 0);
+	}
 	/* CFS bandwidth: which halves of throttled_lb_pair() the work summary follows */
 	seq_printf(m, "lb_throttle %s\n", !KS_BANDWIDTH_READABLE ? "unreadable" :
 		   KS_TASK_BASED_THROTTLE ? "dst" : "src+dst");
 	/* the rule set in force and where each rule came from */
+	/* the class ranks the model derived from BTF's enum group_type (-1: absent) */
+	seq_puts(m, "lb_group_type ");
+	for (k = 0; k < AUDIT_NR_CLASSES; k++)
+		seq_printf(m, "%s%s=%d", k ? "," : "", audit_class_name[k], audit_ranks[k]);
+	/* enumerators naming a class the model does not know: its groups are misjudged */
+	seq_printf(m, "\nlb_group_type_unknown %d\n", audit_ranks_unknown);
 	seq_printf(m, "lb_rules 0x%x\n", READ_ONCE(audit_rules));
 	for (k = 0; k < AUDIT_NR_RULES; k++)
 		seq_printf(m, "lb_rule.%s %s:%s\n", audit_rule_name[k],
@@ -2049,6 +2206,7 @@ void shadow_audit_info(struct seq_file *m)
 			seq_printf(m, "lb_rule_evidence.%s %llu:%llu:%llu\n", audit_rule_name[k],
 				   ev[0][k], ev[1][k], ev[2][k]);
 	seq_printf(m, "lb_rules_learn %u\n", audit_learn_n);
+	seq_printf(m, "lb_evidence %d\n", READ_ONCE(audit_evidence));
 	if (!audit_learn_n)
 		seq_puts(m, "lb_calibration off\n");
 	else

@@ -244,28 +244,26 @@ static __always_inline struct root_domain *ks_rq_rd(const struct rq *rq)
 	return READ_ONCE(*KS_ADDR(struct root_domain *const, rq, rq, rd));
 }
 
-/* EAS decides alone while the energy model is on and nothing is overutilized */
-static __always_inline bool ks_rd_eas_balanced(const struct root_domain *rd)
-{
-#if HAS_KS_root_domain__pd && HAS_KS_root_domain__overutilized
-	/* an int up to 6.9, a bool since (BTF gives the size; both checked at load) */
-	if (KS_root_domain__overutilized_SIZE == 1)
-		return READ_ONCE(*KS_ADDR(void *const, rd, root_domain, pd)) &&
-		       !READ_ONCE(*KS_ADDR(const u8, rd, root_domain, overutilized));
-	return READ_ONCE(*KS_ADDR(void *const, rd, root_domain, pd)) &&
-	       !READ_ONCE(*KS_ADDR(const int, rd, root_domain, overutilized));
-#else
-	return false;
-#endif
-}
-
-/* the energy model is on (rd->pd set), overutilized or not */
-static __always_inline bool ks_rd_eas_present(const struct root_domain *rd)
+/* rd->pd is set: an energy model (EAS) is on for this root domain */
+static __always_inline bool ks_rd_pd(const struct root_domain *rd)
 {
 #if HAS_KS_root_domain__pd
 	return READ_ONCE(*KS_ADDR(void *const, rd, root_domain, pd));
 #else
 	return false;
+#endif
+}
+
+/* rd->overutilized as read: an int (SG_OVERUTILIZED) up to 6.9, a bool since */
+static __always_inline u32 ks_rd_overutilized(const struct root_domain *rd)
+{
+#if HAS_KS_root_domain__overutilized
+	/* BTF gives the size (both checked at load) */
+	if (KS_root_domain__overutilized_SIZE == 1)
+		return READ_ONCE(*KS_ADDR(const u8, rd, root_domain, overutilized));
+	return READ_ONCE(*KS_ADDR(const int, rd, root_domain, overutilized));
+#else
+	return 0;
 #endif
 }
 static __always_inline unsigned int ks_sd_span_weight(const struct sched_domain *sd)

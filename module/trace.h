@@ -42,6 +42,7 @@ struct shadow_lb_verdict {
 	unsigned int redos;
 	int moved, active;
 	int dst_work;		/* at the return: the destination had a queued task or a pending wakeup */
+	unsigned int runs;	/* audit_explain()'s model runs for a disagreement */
 };
 #endif
 
@@ -166,6 +167,7 @@ TRACE_EVENT(lb_verdict,
 		__field(int, moved)
 		__field(int, active)
 		__field(int, dst_work)
+		__field(unsigned int, runs)
 		__dynamic_array(char, state, strlen(state) + 1)
 	),
 
@@ -194,6 +196,7 @@ TRACE_EVENT(lb_verdict,
 		__entry->moved = v->moved;
 		__entry->active = v->active;
 		__entry->dst_work = v->dst_work;
+		__entry->runs = v->runs;
 		memcpy(__get_dynamic_array(state), state, strlen(state) + 1);
 	),
 
@@ -204,7 +207,7 @@ TRACE_EVENT(lb_verdict,
 	 * are shown by their first CPU in env->cpus, -1 for none; gidx= by
 	 * their index in groups=.
 	 */
-	TP_printk("dst_cpu=%d domain=%s idle=%s verdict=%s reason=%s pick=%d model=%d model_exit=%s busiest=%d cause=%s known=%s gidx=%d,%d,%d kernel=%d shadow=%d shadow_avg=%d weight=%d nr=%d h_load=%d redos=%u moved=%d active=%d dst_work=%d %s",
+	TP_printk("dst_cpu=%d domain=%s idle=%s verdict=%s reason=%s pick=%d model=%d model_exit=%s busiest=%d cause=%s known=%s gidx=%d,%d,%d kernel=%d shadow=%d shadow_avg=%d weight=%d nr=%d h_load=%d redos=%u moved=%d active=%d dst_work=%d runs=%u %s",
 		  __entry->dst_cpu, __entry->domain,
 		  __print_symbolic(__entry->idle, { 0, "idle" }, { 1, "busy" }, { 2, "newidle" }),
 		  __print_symbolic(__entry->verdict, { 0, "right" }, { 1, "wrong" },
@@ -213,7 +216,8 @@ TRACE_EVENT(lb_verdict,
 		  __entry->busiest, __entry->cause, __entry->known, __entry->gpick,
 		  __entry->gmodel, __entry->gbusiest, __entry->kernel, __entry->shadow,
 		  __entry->shadow_avg, __entry->weight, __entry->nr, __entry->h_load,
-		  __entry->redos, __entry->moved, __entry->active, __entry->dst_work, __get_str(state))
+		  __entry->redos, __entry->moved, __entry->active, __entry->dst_work, __entry->runs,
+		  __get_str(state))
 );
 
 /*

@@ -336,7 +336,13 @@ static void emit_enum(FILE *out, const struct btf *btf, char **w, int nw)
 		fprintf(out, "#define HAS_KS_ENUM_%s__%s %d\n#define KS_ENUM_%s__%s %lld\n",
 			w[0] + 1, w[k], v >= 0, w[0] + 1, w[k], v);
 	}
-	fprintf(out, "\n");
+	/* the whole enum as BTF has it, listed ones or not: KS_ENUMS_<enum>(X) X(name, value) */
+	fprintf(out, "#define KS_ENUM_COUNT_%s %d\n#define KS_ENUMS_%s(X)", w[0] + 1,
+		t ? (int)btf_vlen(t) : 0, w[0] + 1);
+	for (i = 0; t && i < btf_vlen(t); i++)
+		fprintf(out, " X(\"%s\", %lld)", btf__name_by_offset(btf, btf_enum(t)[i].name_off),
+			(long long)btf_enum(t)[i].val);
+	fprintf(out, "\n\n");
 	}
 }
 

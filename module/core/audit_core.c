@@ -217,6 +217,68 @@ void audit_domain_default(struct audit_domain *d)
 		d->rank[i] = rank61[i];
 }
 
+const char * const audit_class_btf_name[AUDIT_NR_CLASSES] = {
+	[AUDIT_CLS_HAS_SPARE]	= "group_has_spare",
+	[AUDIT_CLS_FULLY_BUSY]	= "group_fully_busy",
+	[AUDIT_CLS_MISFIT]	= "group_misfit_task",
+	[AUDIT_CLS_SMT_BALANCE]	= "group_smt_balance",
+	[AUDIT_CLS_ASYM]	= "group_asym_packing",
+	[AUDIT_CLS_IMBALANCED]	= "group_imbalanced",
+	[AUDIT_CLS_LLC_BALANCE]	= "group_llc_balance",
+	[AUDIT_CLS_OVERLOADED]	= "group_overloaded",
+};
+
+static bool audit_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+int audit_ranks_from_enum(s8 *rank, const char *const *names, const s64 *values, int n)
+{
+	int c, i, unknown = 0;
+	u32 seen = 0;
+
+	for (c = 0; c < AUDIT_NR_CLASSES; c++)
+		rank[c] = -1;
+	for (i = 0; i < n; i++) {
+		for (c = 0; c < AUDIT_NR_CLASSES; c++)
+			if (names[i] && audit_streq(names[i], audit_class_btf_name[c]))
+				break;
+		if (c == AUDIT_NR_CLASSES) {
+			unknown++;
+			continue;
+		}
+		if (values[i] < 0 || values[i] >= AUDIT_NR_CLASSES || (seen & (1u << values[i])))
+			return -1;
+		seen |= 1u << values[i];
+		rank[c] = (s8)values[i];
+	}
+	return unknown;
+}
+
+void audit_eas_state(struct audit_domain *d, bool pd, u32 overutilized)
+{
+	d->eas_present = pd;
+	d->eas_balanced = pd && !overutilized;
+}
+
+bool audit_dst_core_idle(bool smt_active, int dst, const int *sibling, const bool *sibling_idle,
+			 int n)
+{
+	int i;
+
+	if (!smt_active)
+		return true;
+	for (i = 0; i < n; i++)
+		if (sibling[i] != dst && !sibling_idle[i])
+			return false;
+	return true;
+}
+
 static int audit_rank(const struct audit_domain *d, int cls)
 {
 	return d->rank[cls];
@@ -266,26 +328,69 @@ static bool audit_is_overloaded(u32 pct, const struct audit_gstats *g)
 }
 
 /*
+ * group_is_overloaded(): with an energy model (7.2+), only a group with an
+ * overutilized CPU; the model takes every CPU as overutilized unless
+ * audit_explain() says otherwise (AUDIT_GA_NOT_OU).
+ */
+static bool audit_overloaded(const struct audit_domain *d, u32 pct, u8 assume,
+			     const struct audit_gstats *g)
+{
+	if ((d->rules & AUDIT_RULE_EAS_OVERLOAD) && d->eas_present && (assume & AUDIT_GA_NOT_OU))
+		return false;
+	return audit_is_overloaded(pct, g);
+}
+
+/*
+ * update_sg_lb_stats()'s asym_packing mark for non-local group @g (@l the
+ * local group's statistics, NULL if none), with the CPU priorities not
+ * read: dst is taken as preferred to every group (sched_asym_prefer(dst,
+ * sg->asym_prefer_cpu) true) unless audit_explain() says otherwise.
+ */
+static bool audit_asym(const struct audit_domain *d, int idle, u8 assume,
+		       const struct audit_gstats *g, const struct audit_gstats *l)
+{
+	int busy, lbusy;
+
+	if (!(d->flags & AUDIT_SD_ASYM_PACKING) || g->local || idle == AUDIT_CPU_NOT_IDLE ||
+	    !g->sum_h_nr_running || (assume & AUDIT_GA_NOT_ASYM))
+		return false;
+	busy = (int)(g->weight - g->idle_cpus);
+	if (d->rules & AUDIT_RULE_ASYM_CORE_IDLE) {
+		/* sched_group_asym(): priorities mean nothing for an SMT core with more than one busy */
+		if (g->smt && busy != 1)
+			return false;
+		/* sched_use_asym_prio(): !sched_smt_active() || SMT domain || is_core_idle(dst) */
+		return (d->flags & AUDIT_SD_SHARE_CPUCAPACITY) || d->dst_core_idle;
+	}
+	if ((d->rules & AUDIT_RULE_ASYM_SMT) && ((l && l->smt) || g->smt)) {
+		/* asym_smt_can_pull_tasks() */
+		if (!l || !l->smt)
+			return true;	/* busy >= 2, or dst's priority */
+		if (g->smt) {
+			lbusy = (int)(l->weight - l->idle_cpus);
+			return busy - lbusy == 1;
+		}
+		return !l->sum_nr_running;
+	}
+	return true;
+}
+
+/*
  * group_classify() in the order of the kernel's rule set.  The
  * asym_packing, smt_balance and llc_balance marks are made here from what
- * update_sg_lb_stats() tests: asym_packing is assumed whenever the domain
- * packs asymmetrically and the group has CFS tasks (the CPU priorities are
- * not read: a known gap); llc_balance is never set (not modelled: a known
- * gap); under AUDIT_RULE_EAS_OVERLOAD with an energy model the per-CPU
- * overutilized test is not modelled either (every group is taken as
- * overutilized: a known gap).
+ * update_sg_lb_stats() tests (audit_asym(); llc_balance only where
+ * audit_explain() assumes it: the kernel's LLC preferences are not read).
  */
-static int audit_classify(const struct audit_domain *d, u32 pct, int idle,
-			  const struct audit_gstats *g)
+static int audit_classify(const struct audit_domain *d, u32 pct, int idle, u8 assume,
+			  const struct audit_gstats *g, const struct audit_gstats *l)
 {
-	if (audit_is_overloaded(pct, g))
+	if (audit_overloaded(d, pct, assume, g))
 		return AUDIT_CLS_OVERLOADED;
+	if ((assume & AUDIT_GA_LLC) && !g->local && audit_rank(d, AUDIT_CLS_LLC_BALANCE) >= 0)
+		return AUDIT_CLS_LLC_BALANCE;
 	if (g->imbalanced)
 		return AUDIT_CLS_IMBALANCED;
-	if (!g->local && (d->flags & AUDIT_SD_ASYM_PACKING) &&
-	    idle != AUDIT_CPU_NOT_IDLE && g->sum_h_nr_running &&
-	    (!(d->rules & AUDIT_RULE_SMT_BALANCE) || !g->smt ||
-	     g->weight - g->idle_cpus == 1))
+	if (audit_asym(d, idle, assume, g, l))
 		return AUDIT_CLS_ASYM;
 	if ((d->rules & AUDIT_RULE_SMT_BALANCE) && audit_rank(d, AUDIT_CLS_SMT_BALANCE) >= 0 &&
 	    !g->local && idle != AUDIT_CPU_NOT_IDLE && g->smt && g->sum_h_nr_running > 1)
@@ -299,7 +404,7 @@ static int audit_classify(const struct audit_domain *d, u32 pct, int idle,
 
 int audit_group_stats(const struct audit_domain *d, const struct audit_group *grp,
 		      const struct audit_cpu *cpus, int nr_cpus, int idle,
-		      struct audit_gstats *st)
+		      const struct audit_gstats *local, struct audit_gstats *st)
 {
 	u32 pct = d->imbalance_pct ? d->imbalance_pct : 117;
 	int i, void_reason = 0, first = grp->first, nr = grp->nr;
@@ -335,6 +440,7 @@ int audit_group_stats(const struct audit_domain *d, const struct audit_group *gr
 		st->runnable = audit_add_sat(st->runnable, c->runnable_avg);
 		st->sum_nr_running += c->nr_running;
 		st->sum_h_nr_running += c->h_nr_running;
+		st->llc_pref += c->llc_pref;
 		if (!c->nr_running && c->idle) {
 			st->idle_cpus++;
 			continue;
@@ -358,7 +464,7 @@ int audit_group_stats(const struct audit_domain *d, const struct audit_group *gr
 		cap = 1;
 	st->weight = grp->weight ? grp->weight : (u32)nr;
 	st->capacity = grp->capacity ? grp->capacity : cap;
-	st->cls = audit_classify(d, pct, idle, st);
+	st->cls = audit_classify(d, pct, idle, grp->assume, st, local);
 	if (st->cls == AUDIT_CLS_OVERLOADED)
 		st->avg_load = audit_div(st->load * AUDIT_CAP_SCALE, st->capacity);
 	return void_reason;
@@ -438,7 +544,10 @@ has_spare:
 		if (a->idle_cpus == bb->idle_cpus && a->sum_nr_running <= bb->sum_nr_running)
 			return false;
 		break;
-	default:	/* imbalanced: the first; asym, llc_balance: not modelled, the first */
+	case AUDIT_CLS_LLC_BALANCE:
+		/* update_llc_busiest(): more tasks preferring dst's LLC */
+		return a->llc_pref > bb->llc_pref;
+	default:	/* imbalanced: the first; asym: priorities not read, the first */
 		return false;
 	}
 	if (!(d->rules & AUDIT_RULE_CAPACITY_FIRST) && cap_filter)
@@ -528,16 +637,37 @@ static u64 audit_imbalance(const struct audit_domain *d, const struct audit_gsta
 		total_load += gs[g].load;
 		total_cap += gs[g].capacity;
 	}
-	sds_avg = audit_div(total_load * AUDIT_CAP_SCALE, total_cap);
+	/*
+	 * sds->avg_load is computed here, or by find_busiest_group() for an
+	 * overloaded local group; otherwise (a class ranked above overloaded
+	 * in BTF's enum) it stays 0
+	 */
+	sds_avg = 0;
 	l_avg = l->avg_load;
 	if (audit_rank(d, l->cls) < audit_rank(d, AUDIT_CLS_OVERLOADED)) {
 		l_avg = audit_div(l->load * AUDIT_CAP_SCALE, l->capacity);
-		if (l_avg >= b->avg_load || l_avg >= sds_avg)
+		if (l_avg >= b->avg_load)
 			return 0;
+		sds_avg = audit_div(total_load * AUDIT_CAP_SCALE, total_cap);
+		if (l_avg >= sds_avg)
+			return 0;
+	} else if (l->cls == AUDIT_CLS_OVERLOADED) {
+		sds_avg = audit_div(total_load * AUDIT_CAP_SCALE, total_cap);
 	}
 	x = (b->avg_load - sds_avg) * b->capacity;
 	y = (sds_avg - l_avg) * l->capacity;
 	return div64_u64(x < y ? x : y, AUDIT_CAP_SCALE);
+}
+
+/* The first local group's index, -1 if none. */
+static int audit_local_of(const struct audit_group *groups, int nr_groups)
+{
+	int g;
+
+	for (g = 0; g < nr_groups; g++)
+		if (groups[g].local)
+			return g;
+	return -1;
 }
 
 void audit_model_run(const struct audit_domain *d, const struct audit_gstats *gs,
@@ -610,9 +740,11 @@ void audit_model_run(const struct audit_domain *d, const struct audit_gstats *gs
 			return;
 		}
 	}
+	/* 7.2+: an llc_balance busiest is always moved to a sibling domain */
 	if (prefer_sibling && l->cls == AUDIT_CLS_HAS_SPARE &&
-	    ((d->rules & AUDIT_RULE_SIBLING_IMBALANCE) ? audit_sibling_imbalance(idle, b, l) > 1 :
-	     b->sum_nr_running > l->sum_nr_running + 1)) {
+	    (b->cls == AUDIT_CLS_LLC_BALANCE ||
+	     ((d->rules & AUDIT_RULE_SIBLING_IMBALANCE) ? audit_sibling_imbalance(idle, b, l) > 1 :
+	      b->sum_nr_running > l->sum_nr_running + 1))) {
 		if (b->cls != AUDIT_CLS_OVERLOADED)
 			forced = AUDIT_R_ACTIVE_PREFER_SIBLING;
 		goto force;
@@ -670,41 +802,6 @@ void audit_model_flips(const struct audit_domain *d, const struct audit_gstats *
 	}
 }
 
-/*
- * Why the model's outcome differs from the kernel's: a CPU or group whose
- * inputs moved during the kernel's own computation (stale), else a rule the
- * model lacks that may apply here (known), else unknown.
- */
-static int audit_cause(const struct audit_domain *d, const struct audit_gstats *gs,
-		       const struct audit_group *groups, const struct audit_cpu *cpus,
-		       int nr_cpus, int nr_groups, const struct audit_result *res, int *known)
-{
-	int g, i, kp = res->kernel_pick;
-
-	*known = AUDIT_KNOWN_NONE;
-	for (g = 0; g < nr_groups; g++)
-		if (gs[g].stale)
-			return AUDIT_CAUSE_STALE;
-	if ((d->rules & AUDIT_RULE_LLC_BALANCE) && !(d->flags & AUDIT_SD_SHARE_LLC) && kp >= 0) {
-		const struct audit_group *grp = &groups[kp];
-
-		for (i = grp->first; i >= 0 && i < grp->first + grp->nr && i < nr_cpus; i++)
-			if (cpus[i].llc_pref) {
-				*known = AUDIT_KNOWN_LLC_BALANCE;
-				return AUDIT_CAUSE_KNOWN;
-			}
-	}
-	if (d->flags & AUDIT_SD_ASYM_PACKING) {
-		*known = AUDIT_KNOWN_ASYM_PACKING;
-		return AUDIT_CAUSE_KNOWN;
-	}
-	if (d->eas_present && (d->rules & AUDIT_RULE_EAS_OVERLOAD)) {
-		*known = AUDIT_KNOWN_EAS_OVERUTILIZED;
-		return AUDIT_CAUSE_KNOWN;
-	}
-	return AUDIT_CAUSE_UNKNOWN;
-}
-
 /**
  * audit_judge() - judge one find_busiest_group() call
  * @dom:         domain-wide inputs of the kernel's rules, rule set included
@@ -755,7 +852,7 @@ void audit_judge(const struct audit_domain *dom,
 {
 	struct audit_best best[AUDIT_NR_TRACKERS];
 	bool unknown_work = false;
-	int g, t, void_reason = 0, model_idle;
+	int g, t, void_reason = 0, model_idle, lg, lvr = 0;
 
 	if (nr_groups < 0)
 		nr_groups = 0;
@@ -782,6 +879,10 @@ void audit_judge(const struct audit_domain *dom,
 		best[t].cap = 1;
 	}
 
+	/* the local group first: asym_packing's SMT rules read its statistics */
+	lg = audit_local_of(groups, nr_groups);
+	if (lg >= 0)
+		lvr = audit_group_stats(dom, &groups[lg], cpus, nr_cpus, model_idle, NULL, &gs[lg]);
 	for (g = 0; g < nr_groups; g++) {
 		const struct audit_group *grp = &groups[g];
 		struct audit_gstats *st = &gs[g];
@@ -796,7 +897,8 @@ void audit_judge(const struct audit_domain *dom,
 			else
 				nr = nr_cpus - first;
 		}
-		vr = audit_group_stats(dom, grp, cpus, nr_cpus, model_idle, st);
+		vr = g == lg ? lvr : audit_group_stats(dom, grp, cpus, nr_cpus, model_idle,
+						       lg >= 0 ? &gs[lg] : NULL, st);
 		if (vr && !void_reason)
 			void_reason = vr;
 		for (i = first; i < first + nr; i++) {
@@ -834,8 +936,9 @@ void audit_judge(const struct audit_domain *dom,
 	res->model_pick = res->model.pick;
 	res->either_picked = res->model_pick >= 0 || res->kernel_pick >= 0;
 	res->known = AUDIT_KNOWN_NONE;
-	res->cause = res->model_pick == res->kernel_pick ? AUDIT_CAUSE_AGREE :
-		     audit_cause(dom, gs, groups, cpus, nr_cpus, nr_groups, res, &res->known);
+	res->runs = 0;
+	/* a disagreement is unknown until audit_explain() finds why */
+	res->cause = res->model_pick == res->kernel_pick ? AUDIT_CAUSE_AGREE : AUDIT_CAUSE_UNKNOWN;
 
 	if (res->kernel_pick >= 0 && groups[res->kernel_pick].local)
 		res->flags |= AUDIT_F_PICKED_LOCAL;
@@ -879,6 +982,290 @@ void audit_judge(const struct audit_domain *dom,
 		else
 			res->outcome[t] = AUDIT_PICK_NOWORK_NONE;
 	}
+}
+
+/* ---- audit_explain() ---- */
+
+/* Exchange the model inputs of CPU entry @c with the entry read @e (its own inverse). */
+static void audit_swap_live(struct audit_cpu *c, struct audit_live *e)
+{
+	struct audit_live r = {
+		.load = c->load_avg, .util = c->util_avg, .util_est = c->util_est,
+		.runnable = c->runnable_avg, .capacity = c->capacity,
+		.capacity_orig = c->capacity_orig, .misfit = c->misfit_task_load,
+		.nr = c->nr_running, .h_nr = c->h_nr_running, .llc_pref = c->llc_pref,
+		.idle = c->idle, .have = true,
+	};
+
+	c->load_avg = e->load;
+	c->util_avg = e->util;
+	c->util_est = e->util_est;
+	c->runnable_avg = e->runnable;
+	c->capacity = e->capacity;
+	c->capacity_orig = e->capacity_orig;
+	c->misfit_task_load = e->misfit;
+	c->nr_running = e->nr;
+	c->h_nr_running = e->h_nr;
+	c->llc_pref = e->llc_pref;
+	c->idle = e->idle;
+	*e = r;
+}
+
+/* The state of one explanation. */
+struct audit_ex {
+	const struct audit_domain *d;
+	struct audit_group *groups;
+	struct audit_cpu *cpus;
+	struct audit_live *entry;
+	u64 *entry_sgc;
+	struct audit_gstats *gs;
+	int ng, nc, idle, lg, kp;
+	u32 runs, budget;
+};
+
+/* Group @g's CPU range, clipped like audit_group_stats() does. */
+static void audit_ex_range(const struct audit_ex *x, int g, int *first, int *nr)
+{
+	*first = x->groups[g].first;
+	*nr = x->groups[g].nr;
+	if (*first < 0 || *nr < 0 || *first >= x->nc)
+		*nr = 0;
+	else if (*nr > x->nc - *first)
+		*nr = x->nc - *first;
+}
+
+/* Recompute group @g's statistics (all groups' if @g is the local one and asym_packing reads it). */
+static void audit_ex_restat(struct audit_ex *x, int g)
+{
+	const struct audit_gstats *l = x->lg >= 0 ? &x->gs[x->lg] : NULL;
+	int h;
+
+	if (g != x->lg) {
+		audit_group_stats(x->d, &x->groups[g], x->cpus, x->nc, x->idle, l, &x->gs[g]);
+		return;
+	}
+	audit_group_stats(x->d, &x->groups[g], x->cpus, x->nc, x->idle, NULL, &x->gs[g]);
+	if ((x->d->flags & AUDIT_SD_ASYM_PACKING) && (x->d->rules & AUDIT_RULE_ASYM_SMT))
+		for (h = 0; h < x->ng; h++)
+			if (h != g)
+				audit_group_stats(x->d, &x->groups[h], x->cpus, x->nc, x->idle, l,
+						  &x->gs[h]);
+}
+
+/* One model run on the statistics as they are: does it give the kernel's outcome? */
+static bool audit_ex_run(struct audit_ex *x)
+{
+	struct audit_model m;
+
+	x->runs++;
+	audit_model_run(x->d, x->gs, x->ng, x->idle, &m);
+	return m.pick == x->kp;
+}
+
+static bool audit_ex_room(const struct audit_ex *x)
+{
+	return x->runs < x->budget;
+}
+
+/* Group @g has inputs the entry read saw otherwise (and has them). */
+static bool audit_ex_stale(const struct audit_ex *x, int g)
+{
+	int i, first, nr;
+
+	if (x->groups[g].stale && x->entry_sgc)
+		return true;
+	if (!x->entry)
+		return false;
+	audit_ex_range(x, g, &first, &nr);
+	for (i = first; i < first + nr; i++)
+		if (x->cpus[i].stale && x->entry[i].have)
+			return true;
+	return false;
+}
+
+/* Swap group @g's stale inputs with the entry read (its own inverse); no restat. */
+static void audit_ex_swap(struct audit_ex *x, int g)
+{
+	int i, first, nr;
+	u64 t;
+
+	if (x->groups[g].stale && x->entry_sgc) {
+		t = x->groups[g].capacity;
+		x->groups[g].capacity = x->entry_sgc[g];
+		x->entry_sgc[g] = t;
+	}
+	if (!x->entry)
+		return;
+	audit_ex_range(x, g, &first, &nr);
+	for (i = first; i < first + nr; i++)
+		if (x->cpus[i].stale && x->entry[i].have)
+			audit_swap_live(&x->cpus[i], &x->entry[i]);
+}
+
+/*
+ * The model with the stale inputs of the groups in @only (-1: every stale
+ * group) from the entry read: the kernel's outcome?
+ */
+static bool audit_ex_stale_run(struct audit_ex *x, int only)
+{
+	bool hit;
+	int g;
+
+	for (g = 0; g < x->ng; g++)
+		if ((only < 0 || g == only) && audit_ex_stale(x, g)) {
+			audit_ex_swap(x, g);
+			audit_ex_restat(x, g);
+		}
+	hit = audit_ex_run(x);
+	for (g = 0; g < x->ng; g++)
+		if ((only < 0 || g == only) && audit_ex_stale(x, g)) {
+			audit_ex_swap(x, g);
+			audit_ex_restat(x, g);
+		}
+	return hit;
+}
+
+/*
+ * The model with @bit assumed of every group whose membership of @set
+ * (bit g of the groups @in, @n of them) is @in_set: the kernel's outcome?
+ * @set lists group indices; a group is "in" when listed.
+ */
+static bool audit_ex_assume_run(struct audit_ex *x, u8 bit, bool nonlocal_only,
+				const int *set, int n, bool mark_in)
+{
+	bool hit;
+	int g, k, in;
+
+	for (g = 0; g < x->ng; g++) {
+		if (nonlocal_only && x->groups[g].local)
+			continue;
+		for (in = 0, k = 0; k < n; k++)
+			in |= set[k] == g;
+		if (!!in == mark_in) {
+			x->groups[g].assume |= bit;
+			audit_ex_restat(x, g);
+		}
+	}
+	hit = audit_ex_run(x);
+	for (g = 0; g < x->ng; g++) {
+		if (!(x->groups[g].assume & bit))
+			continue;
+		x->groups[g].assume &= ~bit;
+		audit_ex_restat(x, g);
+	}
+	return hit;
+}
+
+static bool audit_ex_known(struct audit_result *res, int rule)
+{
+	res->cause = AUDIT_CAUSE_KNOWN;
+	res->known = rule;
+	return true;
+}
+
+static bool audit_ex_llc(struct audit_ex *x, struct audit_result *res)
+{
+	const struct audit_domain *d = x->d;
+	int kp = x->kp, g;
+
+	if (!(d->rules & AUDIT_RULE_LLC_BALANCE) || (d->flags & AUDIT_SD_SHARE_LLC))
+		return false;
+	/* the kernel's pick is llc_balance; with no pick, each group with llc_pref in turn */
+	for (g = kp >= 0 ? kp : 0; g < (kp >= 0 ? kp + 1 : x->ng); g++) {
+		if (x->groups[g].local || !x->gs[g].llc_pref || !audit_ex_room(x))
+			continue;
+		if (audit_ex_assume_run(x, AUDIT_GA_LLC, true, &g, 1, true))
+			return audit_ex_known(res, AUDIT_KNOWN_LLC_BALANCE);
+	}
+	return false;
+}
+
+static bool audit_ex_asym(struct audit_ex *x, struct audit_result *res)
+{
+	int kp = x->kp;
+
+	if (!(x->d->flags & AUDIT_SD_ASYM_PACKING))
+		return false;
+	/* only the kernel's pick asym_packing */
+	if (kp >= 0 && !x->groups[kp].local && audit_ex_room(x) &&
+	    audit_ex_assume_run(x, AUDIT_GA_NOT_ASYM, true, &kp, 1, false))
+		return audit_ex_known(res, AUDIT_KNOWN_ASYM_PACKING);
+	/* no group asym_packing */
+	if (audit_ex_room(x) && audit_ex_assume_run(x, AUDIT_GA_NOT_ASYM, true, NULL, 0, false))
+		return audit_ex_known(res, AUDIT_KNOWN_ASYM_PACKING);
+	return false;
+}
+
+/* The overutilized groups are exactly @set (@n of them): the kernel's outcome? */
+static bool audit_ex_ou(struct audit_ex *x, struct audit_result *res, const int *set, int n)
+{
+	return audit_ex_room(x) && audit_ex_assume_run(x, AUDIT_GA_NOT_OU, false, set, n, false) &&
+	       audit_ex_known(res, AUDIT_KNOWN_EAS_OVERUTILIZED);
+}
+
+static bool audit_ex_eas(struct audit_ex *x, struct audit_result *res)
+{
+	int kp = x->kp, lg = x->lg, g, set[2];
+
+	if (!(x->d->rules & AUDIT_RULE_EAS_OVERLOAD) || !x->d->eas_present)
+		return false;
+	if (kp >= 0) {
+		set[0] = kp;
+		set[1] = lg;
+		if (audit_ex_ou(x, res, set, lg >= 0 ? 2 : 1) || audit_ex_ou(x, res, set, 1) ||
+		    audit_ex_ou(x, res, &lg, lg >= 0 ? 1 : 0) || audit_ex_ou(x, res, NULL, 0))
+			return true;
+		return false;
+	}
+	if (audit_ex_ou(x, res, NULL, 0) || (lg >= 0 && audit_ex_ou(x, res, &lg, 1)))
+		return true;
+	/* the kernel's busiest was one overloaded group: each in turn */
+	for (g = 0; g < x->ng; g++) {
+		if (x->groups[g].local || x->gs[g].cls != AUDIT_CLS_OVERLOADED)
+			continue;
+		set[0] = g;
+		set[1] = lg;
+		if ((lg >= 0 && audit_ex_ou(x, res, set, 2)) || audit_ex_ou(x, res, set, 1))
+			return true;
+	}
+	return false;
+}
+
+void audit_explain(const struct audit_domain *dom, struct audit_group *groups, int nr_groups,
+		   struct audit_cpu *cpus, int nr_cpus, struct audit_live *entry, u64 *entry_sgc,
+		   struct audit_gstats *gs, struct audit_result *res)
+{
+	struct audit_ex x = {
+		.d = dom, .groups = groups, .cpus = cpus, .entry = entry, .entry_sgc = entry_sgc,
+		.gs = gs, .ng = nr_groups < 0 ? 0 : nr_groups, .nc = nr_cpus < 0 ? 0 : nr_cpus,
+		.idle = res->idle_type, .kp = res->kernel_pick,
+	};
+	int g, stale = 0;
+
+	res->runs = 0;
+	if (res->cause == AUDIT_CAUSE_AGREE || (res->flags & AUDIT_F_BAD_MASK) ||
+	    res->idle_type == AUDIT_CPU_NOT_IDLE)
+		return;
+	res->cause = AUDIT_CAUSE_UNKNOWN;
+	res->known = AUDIT_KNOWN_NONE;
+	x.budget = AUDIT_EXPLAIN_RUNS(x.ng);
+	x.lg = audit_local_of(groups, x.ng);
+	for (g = 0; g < x.ng; g++)
+		stale += audit_ex_stale(&x, g);
+	/* 1. stale: the entry read, then one stale group at a time from it */
+	if (stale && audit_ex_stale_run(&x, -1))
+		goto stale;
+	for (g = 0; stale > 1 && g < x.ng && audit_ex_room(&x); g++)
+		if (audit_ex_stale(&x, g) && audit_ex_stale_run(&x, g))
+			goto stale;
+	/* 2.-4. the rules the model lacks, each with its inputs flipped */
+	if (!audit_ex_llc(&x, res) && !audit_ex_asym(&x, res))
+		audit_ex_eas(&x, res);
+	goto out;
+stale:
+	res->cause = AUDIT_CAUSE_STALE;
+out:
+	res->runs = x.runs;
 }
 
 /**

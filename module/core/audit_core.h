@@ -90,6 +90,7 @@ enum audit_class {
 /* the child domain has SD_PREFER_SIBLING (rules without AUDIT_RULE_PREFER_SIBLING_BUSIEST) */
 #define AUDIT_SD_PREFER_SIBLING	0x10u
 #define AUDIT_SD_OVERLAP	0x20u	/* NUMA groups overlap (a CPU may be in two groups) */
+#define AUDIT_SD_SHARE_CPUCAPACITY 0x40u	/* SMT siblings' domain (asym_packing: sched_use_asym_prio()) */
 
 /*
  * The rule set: which of the kernels' find_busiest_group() rules are in
@@ -125,7 +126,11 @@ enum audit_class {
 	X(LLC_BALANCE, "llc_balance",					\
 	  "group_llc_balance exists (7.2+ CONFIG_SCHED_CACHE): not modelled, a known miss") \
 	X(CAPACITY_LOCAL, "capacity_local",				\
-	  "SD_ASYM_CPUCAPACITY: 5.10's capacity filters, fits_capacity() against the local group (misfit: its max_capacity; after the class comparison: its min_capacity), not against the destination CPU")
+	  "SD_ASYM_CPUCAPACITY: 5.10's capacity filters, fits_capacity() against the local group (misfit: its max_capacity; after the class comparison: its min_capacity), not against the destination CPU") \
+	X(ASYM_SMT, "asym_smt",						\
+	  "SD_ASYM_PACKING: asym_smt_can_pull_tasks() when the local or the candidate group is SMT (5.16-6.4)") \
+	X(ASYM_CORE_IDLE, "asym_core_idle",				\
+	  "SD_ASYM_PACKING: an SMT group with other than one busy CPU is never asym_packing, and dst's priority counts only on SMT domains or from an idle core (sched_group_asym(), sched_use_asym_prio(): 6.5+)")
 
 #define AUDIT_RULE_BIT_ENUM(id, name, doc) AUDIT_RULE_BIT_##id,
 enum audit_rule_bit {
@@ -149,6 +154,8 @@ enum audit_rule_bit {
 #define AUDIT_RULE_EAS_OVERLOAD		AUDIT_RULE(EAS_OVERLOAD)
 #define AUDIT_RULE_LLC_BALANCE		AUDIT_RULE(LLC_BALANCE)
 #define AUDIT_RULE_CAPACITY_LOCAL	AUDIT_RULE(CAPACITY_LOCAL)
+#define AUDIT_RULE_ASYM_SMT		AUDIT_RULE(ASYM_SMT)
+#define AUDIT_RULE_ASYM_CORE_IDLE	AUDIT_RULE(ASYM_CORE_IDLE)
 
 /*
  * Named rule sets (the unit tests and the checker's variants; the module
@@ -156,10 +163,11 @@ enum audit_rule_bit {
  */
 #define AUDIT_RULES_5_10	(AUDIT_RULE_EAS_FIRST | AUDIT_RULE_NUMA_BUSIEST_NR | AUDIT_RULE_CAPACITY_LOCAL)
 /* Debian's 6.1.192: misfit before EAS and capacity first are backported */
-#define AUDIT_RULES_6_1		(AUDIT_RULE_REDUCED_CAPACITY | AUDIT_RULE_CAPACITY_FIRST)
+#define AUDIT_RULES_6_1		(AUDIT_RULE_REDUCED_CAPACITY | AUDIT_RULE_CAPACITY_FIRST | \
+				 AUDIT_RULE_ASYM_SMT)
 #define AUDIT_RULES_6_6		(AUDIT_RULE_REDUCED_CAPACITY | AUDIT_RULE_FULLY_BUSY_LATER | \
 				 AUDIT_RULE_SMT_BALANCE | AUDIT_RULE_SIBLING_IMBALANCE | \
-				 AUDIT_RULE_PREFER_SIBLING_BUSIEST)
+				 AUDIT_RULE_PREFER_SIBLING_BUSIEST | AUDIT_RULE_ASYM_CORE_IDLE)
 #define AUDIT_RULES_6_12	(AUDIT_RULES_6_6 | AUDIT_RULE_MISFIT_TIE_FIRST | AUDIT_RULE_CAPACITY_FIRST)
 #define AUDIT_RULES_7_2		(AUDIT_RULES_6_12 | AUDIT_RULE_H_NR_RUNNABLE | \
 				 AUDIT_RULE_EAS_OVERLOAD | AUDIT_RULE_LLC_BALANCE)
@@ -204,6 +212,50 @@ struct audit_domain {
 /* Fill @d with 6.1's class order, AUDIT_RULES_6_1 and defaults (unit tests, fallbacks). */
 void audit_domain_default(struct audit_domain *d);
 
+/*
+ * The domain inputs derived from what the glue reads raw (the module and
+ * the checker's driver call the same code):
+ */
+
+/* BTF's name of each class's enumerator of enum group_type ("group_has_spare", ...) */
+extern const char * const audit_class_btf_name[AUDIT_NR_CLASSES];
+
+/**
+ * audit_ranks_from_enum() - class ranks from BTF's enum group_type
+ * @rank:   out, [AUDIT_NR_CLASSES]: each class's enumerator value, -1 when
+ *          the enum has no such enumerator
+ * @names:  [@n] the enum's enumerator names (any order)
+ * @values: [@n] their values
+ * @n:      number of enumerators
+ *
+ * Return: 0; or the number of enumerators that name no class the model
+ * knows (a class of a newer kernel: its groups would be misjudged); or -1
+ * when a value is outside 0..AUDIT_NR_CLASSES-1 or two classes share one.
+ */
+int audit_ranks_from_enum(s8 *rank, const char *const *names, const s64 *values, int n);
+
+/**
+ * audit_eas_state() - the EAS exit's inputs from the root domain
+ * @d:            sets @d->eas_present and @d->eas_balanced
+ * @pd:           rd->pd is set (an energy model: sched_energy_enabled())
+ * @overutilized: rd->overutilized as read (an int with SG_OVERUTILIZED up
+ *                to 6.9, a bool since): nonzero is overutilized
+ */
+void audit_eas_state(struct audit_domain *d, bool pd, u32 overutilized);
+
+/**
+ * audit_dst_core_idle() - env->dst_core_idle of update_sd_lb_stats()
+ * @smt_active:   sched_smt_active()
+ * @dst:          the destination CPU
+ * @sibling:      [@n] the CPUs of cpu_smt_mask(@dst) (@dst may be one)
+ * @sibling_idle: [@n] idle_cpu() of each
+ * @n:            number of entries
+ *
+ * Return: !@smt_active || is_core_idle(@dst): every sibling but @dst idle.
+ */
+bool audit_dst_core_idle(bool smt_active, int dst, const int *sibling, const bool *sibling_idle,
+			 int n);
+
 /**
  * struct audit_gstats - one group as the kernel's update_sg_lb_stats() would
  * see it, recomputed from published state (the lb_verdict event's groups)
@@ -229,6 +281,7 @@ void audit_domain_default(struct audit_domain *d);
  * @cores:    sg->cores (0 = weight)
  * @stale:    a CPU of the group changed between the entry and return reads
  * @min_capacity, @max_capacity: the group's (asymmetric capacity rules)
+ * @llc_pref: its CPUs' llc_pref (7.2+ update_llc_busiest(): nr_pref_dst_llc)
  */
 struct audit_gstats {
 	u64 load;
@@ -251,6 +304,7 @@ struct audit_gstats {
 	bool stale;
 	u64 min_capacity;
 	u64 max_capacity;
+	u32 llc_pref;
 };
 
 /* audit_result.flags */
@@ -334,6 +388,8 @@ struct audit_cpu {
  * @cores:  sg->cores (6.6+; 0 = @weight)
  * @min_capacity, @max_capacity: sgc->min/max_capacity (asymmetric rules)
  * @stale:  sgc->capacity changed between the entry and return reads
+ * @assume: AUDIT_GA_*: what audit_explain() assumes of the group in place
+ *          of the rules the model does not have (0 outside it)
  */
 struct audit_group {
 	int first;
@@ -347,11 +403,29 @@ struct audit_group {
 	u64 min_capacity;
 	u64 max_capacity;
 	bool stale;
+	u8 assume;
 };
 
 /* struct audit_group.flags */
 #define AUDIT_SG_SMT		0x1u	/* SD_SHARE_CPUCAPACITY: SMT siblings */
 #define AUDIT_SG_PREFER_SIBLING	0x2u	/* SD_PREFER_SIBLING */
+
+/*
+ * struct audit_group.assume: the inputs of the rules the model leaves out,
+ * as audit_explain() flips them (docs/debugfs.md, "Model and agreement").
+ * Without them the model takes: dst's asym_packing priority above every
+ * group's, every CPU overutilized, no group llc_balance.
+ */
+#define AUDIT_GA_NOT_ASYM	0x1u	/* dst is not preferred to the group: never asym_packing */
+#define AUDIT_GA_NOT_OU		0x2u	/* no CPU of the group is overutilized (EAS: never overloaded) */
+#define AUDIT_GA_LLC		0x4u	/* the group is llc_balance */
+
+/* The kernel model's inputs of one CPU as one read saw them (the search's entry). */
+struct audit_live {
+	u64 load, util, util_est, runnable, capacity, capacity_orig, misfit;
+	u32 nr, h_nr, llc_pref;
+	bool idle, have;
+};
 
 /**
  * struct audit_model - the kernel model's outcome for one search
@@ -422,6 +496,7 @@ void audit_model_flips(const struct audit_domain *d, const struct audit_gstats *
  * @pick:        each tracker's pick (-1 = none)
  * @outcome:     each tracker's enum audit_outcome
  * @agree:       tracker pick equals @kernel_pick (both -1 counts)
+ * @runs:        model runs audit_explain() made (0 when it did not run)
  */
 struct audit_result {
 	int idle_type;
@@ -438,6 +513,7 @@ struct audit_result {
 	int pick[AUDIT_NR_TRACKERS];
 	int outcome[AUDIT_NR_TRACKERS];
 	bool agree[AUDIT_NR_TRACKERS];
+	u32 runs;
 };
 
 /* Per-tracker counters; judged = work + wrong + none + no_pick. */
@@ -474,19 +550,61 @@ extern const char * const audit_class_name[AUDIT_NR_CLASSES];
 /*
  * The statistics update_sg_lb_stats() computes for group @g from its CPUs
  * (group_load, group_util, ..., group_type, avg_load), under @d's rules.
- * @idle is the destination's idle type.  Also fills @st->work from the
- * CPUs' published answers for the destination.  Returns the first void
- * reason met (0: every CPU fresh).
+ * @idle is the destination's idle type; @local the local group's
+ * statistics (NULL: none yet; asym_packing's SMT rules read them).  Also
+ * fills @st->work from the CPUs' published answers for the destination.
+ * Returns the first void reason met (0: every CPU fresh).
  */
 int audit_group_stats(const struct audit_domain *d, const struct audit_group *g,
 		      const struct audit_cpu *cpus, int nr_cpus, int idle,
-		      struct audit_gstats *st);
+		      const struct audit_gstats *local, struct audit_gstats *st);
 
 void audit_judge(const struct audit_domain *dom,
 		 const struct audit_group *groups, int nr_groups,
 		 const struct audit_cpu *cpus, int nr_cpus,
 		 int idle_type, int kernel_pick,
 		 struct audit_gstats *gs, struct audit_result *res);
+
+/* The most model runs audit_explain() makes for @nr_groups groups. */
+#define AUDIT_EXPLAIN_RUNS(nr_groups)	((nr_groups) + 2)
+
+/**
+ * audit_explain() - why the model's outcome is not the kernel's
+ * @dom, @groups, @nr_groups, @cpus, @nr_cpus: as given to audit_judge()
+ *             (changed during the call, restored before it returns)
+ * @entry:     [@nr_cpus] the search's entry read of each CPU entry (NULL:
+ *             none); read for the entries marked stale
+ * @entry_sgc: [@nr_groups] each group's sgc->capacity at the entry (NULL:
+ *             none); read for the groups marked stale
+ * @gs:        audit_judge()'s statistics (used as scratch, restored)
+ * @res:       audit_judge()'s result: @res->cause, @res->known and
+ *             @res->runs are set
+ *
+ * A disagreement is `stale` only when the model on the entry read, or on
+ * a mix of the two reads, gives the kernel's outcome; `known` only when
+ * the model with a missing rule's input flipped does; else `unknown`.  At
+ * most AUDIT_EXPLAIN_RUNS(@nr_groups) model runs, in this order, stopping
+ * at the first that gives the kernel's outcome (docs/debugfs.md, "Model
+ * and agreement"):
+ * 1. every stale input from the entry read; then, when more than one group
+ *    has stale inputs, each such group's from the entry read and the rest
+ *    from the return read;
+ * 2. llc_balance (the rule llc_balance in force, the domain spanning LLCs):
+ *    the kernel's pick is llc_balance (if it has llc_pref); with no pick,
+ *    each non-local group with llc_pref in turn;
+ * 3. asym_packing (SD_ASYM_PACKING): only the kernel's pick asym_packing;
+ *    no group asym_packing;
+ * 4. eas_overutilized (eas_overload, an energy model): the overutilized
+ *    groups are {pick, local}, {pick}, {local}, none; with no pick, none,
+ *    {local}, then for each group that is overloaded otherwise, {it,
+ *    local} and {it}.
+ * Each run recomputes the statistics of the groups it changes, and the
+ * model: O(changed CPUs + @nr_groups).  Busy destinations and agreement:
+ * nothing to do.
+ */
+void audit_explain(const struct audit_domain *dom, struct audit_group *groups, int nr_groups,
+		   struct audit_cpu *cpus, int nr_cpus, struct audit_live *entry, u64 *entry_sgc,
+		   struct audit_gstats *gs, struct audit_result *res);
 
 /*
  * The rows of debugfs lb_attempts, numbered from the reason table: fills

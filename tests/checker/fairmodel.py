@@ -53,10 +53,13 @@ X_SINGLE_TASK = "single_task"   # busiest->sum_h_nr_running == 1
 X_IMBALANCE_ZERO = "imbalance_zero"  # calculate_imbalance() left 0
 
 
-def rules(variant):
-    """The rule set of a variant: a dict of booleans and the class order."""
+def rules(variant, case=None):
+    """The rule set of a variant: a dict of booleans and the class order
+    (from the case's raw enum group_type when it has one)."""
     r = dict(RULES[variant])
     r["variant"] = variant
+    if case is not None and case.get("group_type_enum"):
+        r["order"] = order_from_enum(case["group_type_enum"])
     return r
 
 
@@ -85,6 +88,7 @@ BASE = {
     "llc": False,               # group_llc_balance
     "overloaded_needs_ou": False,  # group_is_overloaded(): EAS needs an overutilized CPU
     "throttle_dst_only": False, # can_migrate_task(): lb_throttled_hierarchy(p, dst)
+    "llc_not_asym": False,      # llc_balance() refuses an asym_packing group
 }
 
 RULES = {
@@ -118,13 +122,33 @@ RULES = {
     # [7.3] misfit load counted only when dst can help (asym capacity).
     "7.3": dict(BASE, order=ORDER_72, asym_smt="66", smt=True, prefer_sibling_busiest=True,
                 tie_strict=True, llc=True, overloaded_needs_ou=True, throttle_dst_only=True,
-                misfit_dst_can_help=True),
+                misfit_dst_can_help=True, llc_not_asym=True),
 }
 VARIANTS = list(RULES)
 
 
+# enum group_type's enumerators as the kernel spells them (BTF names)
+ENUM_NAME = {HAS_SPARE: "group_has_spare", FULLY_BUSY: "group_fully_busy",
+             MISFIT: "group_misfit_task", SMT_BALANCE: "group_smt_balance",
+             ASYM: "group_asym_packing", IMBALANCED: "group_imbalanced",
+             LLC_BALANCE: "group_llc_balance", OVERLOADED: "group_overloaded"}
+
+
 def classes_of(variant):
     return list(RULES[variant]["order"])
+
+
+def enum_of(variant):
+    """The variant's enum group_type as the kernel declares it: (name, value)
+    pairs, the values counting up from 0 in declaration order."""
+    return [(ENUM_NAME[c], v) for v, c in enumerate(RULES[variant]["order"])]
+
+
+def order_from_enum(enum):
+    """The class order the comparisons follow, from the enumerators' values
+    (the kernel compares group_type values with < and >)."""
+    by_name = {n: c for c, n in ENUM_NAME.items()}
+    return [by_name[n] for n, v in sorted(enum, key=lambda nv: nv[1]) if n in by_name]
 
 
 def rank(r, cls):
@@ -204,7 +228,8 @@ def group_has_capacity(pct, s):
 def group_is_overloaded(r, case, pct, s):
     # [7.2] group_is_overloaded(): with EAS (sched_energy_enabled()) one CPU
     # of the group must be overutilized
-    if r["overloaded_needs_ou"] and case.get("energy") and not s["group_overutilized"]:
+    # sched_energy_enabled(): an energy model (rd->pd; one root domain)
+    if r["overloaded_needs_ou"] and case.get("eas_pd") and not s["group_overutilized"]:
         return False
     # [6.1] group_is_overloaded()
     if s["sum_nr_running"] <= s["group_weight"]:
@@ -238,9 +263,10 @@ def group_classify(r, case, pct, g, s):
 
 
 def is_core_idle(case, cpu):
-    # [6.1] is_core_idle(): every SMT sibling of cpu is idle
+    # [6.1] is_core_idle(): for_each_cpu(sibling, cpu_smt_mask(cpu)): every
+    # sibling but cpu is idle_cpu()
     c = case["cpus"][cpu]
-    return all(case["cpus"][s]["nr_running"] == 0 for s in c.get("siblings", ()) if s != cpu)
+    return all(case["cpus"][s]["idle"] for s in c.get("siblings", ()) if s != cpu)
 
 
 def dst_capacity(case):
@@ -273,8 +299,7 @@ def group_asym(r, case, local_g, local_s, g, s):
         local_smt, sg_smt = local_g.get("smt", False), g.get("smt", False)
         if not (local_smt or sg_smt):
             return sched_asym_prefer(case, dst, g["asym_prefer_cpu"])
-        if not case.get("smt_active", True):
-            return False                # !CONFIG_SCHED_SMT path is not built
+        # (its #else, "return false", is !CONFIG_SCHED_SMT: compiled out)
         sg_busy = (s["group_weight"] - s["idle_cpus"]) & U32
         sg_busy = to_int(sg_busy)
         if not local_smt:
@@ -327,6 +352,8 @@ def update_sg_lb_stats(r, case, gi, local_s=None):
         s["sum_nr_running"] = (s["sum_nr_running"] + nr) & U32
         if c.get("overutilized"):                           # [7.2] cpu_overutilized(i)
             s["group_overutilized"] = True
+        if gi in case.get("ou_off", ()):                    # an explanation's flip (judge.py)
+            s["group_overutilized"] = False
         # "No need to call idle_cpu() if nr_running is not 0"
         if not nr and c.get("idle", True):
             s["idle_cpus"] += 1
@@ -352,18 +379,23 @@ def update_sg_lb_stats(r, case, gi, local_s=None):
     s["group_weight"] = g["weight"]                         # group->group_weight
     if "ASYM_PACKING" in flags and idle != CPU_NOT_IDLE and s["sum_h_nr_running"] and \
             (r["asym_local_too"] or not local):
-        s["group_asym_packing"] = group_asym(r, case, case["groups"][0], local_s, g, s)
+        s["group_asym_packing"] = group_asym(r, case, case["groups"][0], local_s, g, s) and \
+            gi not in case.get("asym_off", ())              # an explanation's flip (judge.py)
     if r["smt"] and not local and idle != CPU_NOT_IDLE and g.get("smt") and \
             s["sum_h_nr_running"] > 1:
         # [6.12] smt_balance()
         s["group_smt_balance"] = True
     if r["llc"] and not local and case.get("sched_cache") and "SHARE_LLC" not in flags and \
             not ("ASYM_CPUCAPACITY" in flags and s["group_misfit_task_load"]) and \
+            not (r["llc_not_asym"] and s["group_asym_packing"]) and \
             g.get("llc_pref", 0) and g.get("llc_can_migrate", False):
         # [7.2] llc_balance(): sched_cache_enabled(), not an LLC domain, no
         # misfit on asym capacity, nr_pref_dst_llc and can_migrate_llc() ==
-        # mig_llc (given as llc_can_migrate; nr_balance_failed folded in)
+        # mig_llc (given as llc_can_migrate; nr_balance_failed folded in);
+        # [7.3] and not group_asym_packing
         s["group_llc_balance"] = True
+    if r["llc"] and not local and gi in case.get("llc_on", ()):
+        s["group_llc_balance"] = True                       # an explanation's flip (judge.py)
     s["nr_pref_dst_llc"] = g.get("llc_pref", 0)
     s["group_type"] = group_classify(r, case, pct, g, s)
     if s["group_type"] == OVERLOADED:
@@ -602,7 +634,7 @@ def calculate_imbalance(r, case, sds):
 
 def find_busiest_group(variant, case):
     """[6.1] find_busiest_group(): (busiest index or None, exit or None, sds)."""
-    r = rules(variant)
+    r = rules(variant, case)
     sds = update_sd_lb_stats(r, case)
     res = _fbg(r, case, sds)
     sds["imbalance"] = res[2]

@@ -52,7 +52,7 @@ def _cpu(rng, nr, h_nr=None, cap=1024):
     return dict(nr_running=nr, h_nr_running=h_nr, load=load, util=util, util_est=util_est,
                 runnable=runnable,
                 capacity=cap, capacity_orig=1024, idle=True, misfit=0, prio=0,
-                overutilized=False, waiters=[], unknown=0, throttled=[])
+                overutilized=False, waiters=[], unknown=0, throttled=[], llc_pref=0)
 
 
 def _waiters(rng, case, i, ncpus):
@@ -78,7 +78,7 @@ def _waiters(rng, case, i, ncpus):
             w["tg"] = rng.randint(1, 2)
         c["waiters"].append(w)
     # more restricted waiters than the publisher records (unknown)
-    if rng.random() < 0.01:
+    if rng.random() < 0.03:
         for _ in range(rng.randint(4, 6)):
             c["waiters"].append(dict(mask=sorted(set([i] + rng.sample(allc, max(1, ncpus // 2))))))
         c["nr_running"] += len(c["waiters"]) - n
@@ -143,6 +143,11 @@ def gen_case(rng, variant):
         cpus[dst].update(nr_running=0, h_nr_running=0, load=rng.choice((0, 0, 12)),
                          util=rng.choice((0, 5, 300)), runnable=rng.choice((0, 3)))
     flags = set()
+    if ng >= 2 and all(sz == 1 for sz in sizes) and rng.random() < 0.25:
+        # an SMT domain: its groups are the siblings of one core
+        flags.add("SHARE_CPUCAPACITY")
+        for g in groups:
+            g["smt"] = False
     if rng.random() < 0.12:
         flags.add("ASYM_PACKING")
     if rng.random() < 0.08:
@@ -151,11 +156,22 @@ def gen_case(rng, variant):
         flags.add("NUMA")
     elif rng.random() < 0.4:
         flags.add("SHARE_LLC")
+    # rd->overutilized as read: an int (SG_OVERUTILIZED, 2) before 6.10, a bool since
     case = dict(variant=variant, dst=dst, idle=idle, pct=rng.choice(PCTS), flags=flags,
                 child_prefer_sibling=rng.random() < 0.5, imb_numa_nr=rng.choice((0, 1, 2, 4)),
-                eas_pd=rng.random() < 0.08, rd_overutilized=rng.random() < 0.5,
-                energy=rng.random() < 0.1, sched_cache=rng.random() < 0.3,
-                smt_active=True, sd_smt=False, groups=groups, cpus=cpus)
+                eas_pd=rng.random() < 0.12,
+                rd_overutilized=rng.choice((0, 0, 1, 2)),
+                sched_cache=rng.random() < 0.3,
+                smt_active=rng.random() < 0.85, sd_smt="SHARE_CPUCAPACITY" in flags,
+                groups=groups, cpus=cpus)
+    # enum group_type: the kernel's order, or (sometimes) another one: the
+    # core must follow BTF's values, not assume them
+    if rng.random() < 0.05:
+        perm = list(range(8))
+        for i in range(7, 0, -1):
+            j = rng.randrange(i + 1)
+            perm[i], perm[j] = perm[j], perm[i]
+        case["enum_perm"] = perm
     if "NUMA" in flags:
         case["child_prefer_sibling"] = rng.random() < 0.2
     if "ASYM_CPUCAPACITY" in flags and rng.random() < 0.7:
@@ -171,6 +187,8 @@ def gen_case(rng, variant):
     for g in groups:
         for k in g["cpus"]:
             cpus[k]["siblings"] = list(g["cpus"]) if g["smt"] else [k]
+            if case["sd_smt"]:
+                cpus[k]["siblings"] = list(range(len(cpus)))
             if "ASYM_PACKING" in flags:
                 cpus[k]["prio"] = rng.randint(0, 3)
             if "ASYM_CPUCAPACITY" in flags and cpus[k]["h_nr_running"] == 1 and rng.random() < 0.5:
@@ -184,6 +202,8 @@ def gen_case(rng, variant):
         if case["sched_cache"] and rng.random() < 0.3:
             g["llc_pref"] = rng.randint(0, 3)
             g["llc_can_migrate"] = rng.random() < 0.7
+            # per CPU (what the module reads): the group's count on its first CPU
+            cpus[g["cpus"][0]]["llc_pref"] = g["llc_pref"]
     if rng.random() < 0.05:                     # nr_running 0 but not idle_cpu()
         k = rng.randrange(ncpus)
         if k != dst and cpus[k]["nr_running"] == 0:
@@ -192,7 +212,73 @@ def gen_case(rng, variant):
         _boundary(rng, case)
     for k in range(ncpus):
         _waiters(rng, case, k, ncpus)
+    if rng.random() < 0.06:
+        _stale(rng, case)
     return case
+
+
+def _stale(rng, case):
+    """The search's entry read: 1-3 CPUs (and sometimes a group's
+    sgc->capacity) read otherwise at the search's entry than at its return
+    (the case's values are the return read)."""
+    cpus, groups = case["cpus"], case["groups"]
+    for k in rng.sample(range(len(cpus)), min(len(cpus), rng.randint(1, 3))):
+        c = cpus[k]
+        e = dict((f, c[f]) for f in ENTRY_FIELDS)
+        x = rng.random()
+        if x < 0.4:             # a task came or went
+            d = rng.choice((-1, 1)) if e["nr_running"] else 1
+            e["nr_running"] += d
+            e["h_nr_running"] = max(0, e["h_nr_running"] + d)
+            e["load"] = max(0, e["load"] + d * rng.choice((100, 512, 1024)))
+            e["runnable"] = max(0, e["runnable"] + d * rng.randint(100, 900))
+            e["util"] = max(0, min(1024, e["util"] + d * rng.randint(50, 600)))
+            e["idle"] = e["nr_running"] == 0
+        elif x < 0.8:           # PELT moved
+            e["load"] = max(0, e["load"] + rng.randint(-300, 300))
+            e["util"] = max(0, e["util"] + rng.randint(-200, 200))
+            e["runnable"] = max(0, e["runnable"] + rng.randint(-300, 300))
+        else:                   # capacity (RT/IRQ pressure) moved
+            e["capacity"] = rng.choice((600, 800, 900, 1024))
+        if any(e[f] != c[f] for f in ENTRY_FIELDS):
+            c["entry"] = e
+    if rng.random() < 0.2:
+        g = rng.choice(groups)
+        g["entry_sgc"] = max(1, g["capacity"] + rng.choice((-200, -24, 24, 200)))
+
+
+# the kernel model's inputs of one CPU that the entry read records
+ENTRY_FIELDS = ("nr_running", "h_nr_running", "load", "util", "util_est", "runnable",
+                "capacity", "capacity_orig", "misfit", "idle", "llc_pref")
+
+
+def kernel_view(rng, case):
+    """What the kernel read: each stale input from the entry or the return
+    read (the kernel read each CPU once, in between).  Mostly all from one
+    read or one group from the entry; sometimes any mix."""
+    stale_c = [i for i, c in enumerate(case["cpus"]) if "entry" in c]
+    stale_g = [gi for gi, g in enumerate(case["groups"]) if "entry_sgc" in g]
+    if not stale_c and not stale_g:
+        return case
+    view = dict(case, cpus=[dict(c) for c in case["cpus"]],
+                groups=[dict(g) for g in case["groups"]])
+    x = rng.random()
+    if x < 0.4:
+        take = lambda gi, i: True                                   # noqa: E731
+    elif x < 0.6:
+        one = rng.choice([gi for gi, g in enumerate(case["groups"])
+                          if gi in stale_g or any(i in stale_c for i in g["cpus"])])
+        take = lambda gi, i: gi == one                              # noqa: E731
+    else:
+        pick = {k: rng.random() < 0.5 for k in stale_c + [("g", gi) for gi in stale_g]}
+        take = lambda gi, i: pick[i if i is not None else ("g", gi)]  # noqa: E731
+    for gi, g in enumerate(view["groups"]):
+        if gi in stale_g and take(gi, None):
+            g["capacity"] = g["entry_sgc"]
+        for i in g["cpus"]:
+            if i in stale_c and take(gi, i):
+                view["cpus"][i].update(case["cpus"][i]["entry"])
+    return view
 
 
 def _boundary(rng, case):

@@ -92,7 +92,7 @@ def judge(names, case, kernel_pick, model=None):
     classes, for an attempt where the kernel returned kernel_pick.
     model: find_busiest_group()'s answer for the case, if already known."""
     v = case["variant"]
-    r = fm.rules(v)
+    r = fm.rules(v, case)
     busiest, exit_, sds = model or fm.find_busiest_group(v, case)
     classes = [s["group_type"] for s in sds["stats"]]
     out = dict(model=busiest, exit=exit_, classes=classes, imbalance=sds["imbalance"],
@@ -156,3 +156,110 @@ def wrong_reason(r, case, sds, p):
         if forced:
             return "ACTIVE_PREFER_SIBLING"
     return "CLASS_" + cls.upper()
+
+
+# ---- what the module's model sees, and why it may differ (audit_explain()) ----
+
+def neutral(case):
+    """The case as the module's model takes it: the inputs of the rules it
+    leaves out replaced by its assumptions (docs/debugfs.md, "Model and
+    agreement"): dst's asym_packing priority above every group's and the
+    groups' own priorities rising in visiting order (the first of two
+    asym_packing groups is kept), every CPU overutilized, no group
+    llc_balance.  The return read only (entry reads stay as they are)."""
+    n = dict(case, cpus=[dict(c) for c in case["cpus"]], groups=[dict(g) for g in case["groups"]])
+    n["sched_cache"] = False
+    for gi, g in enumerate(n["groups"]):
+        for i in g["cpus"]:
+            n["cpus"][i]["prio"] = 1 + gi
+            n["cpus"][i]["overutilized"] = True
+        if g["cpus"]:
+            g["asym_prefer_cpu"] = g["cpus"][0]
+    n["cpus"][n["dst"]]["prio"] = 1000
+    n["groups"][0]["asym_prefer_cpu"] = n["dst"]
+    # dst_core_idle is read once, with the return read (the entry read does not change it)
+    n["dst_core_idle"] = fm.dst_core_is_idle(case)
+    return n
+
+
+def _pick(variant, case):
+    p = fm.find_busiest_group(variant, case)[0]
+    return -1 if p is None else p
+
+
+def explain(variant, case, kernel_pick, base=None, base_pick=None):
+    """The cause audit_explain() must give: (cause, known rule, model runs),
+    following its documented order with this model (fairmodel.py) on the
+    neutral case.  kernel_pick: group index or -1; base, base_pick: the
+    neutral case and its outcome when the caller has them."""
+    r = fm.rules(variant, case)
+    base = base or neutral(case)
+    if (_pick(variant, base) if base_pick is None else base_pick) == kernel_pick:
+        return "agree", "-", 0
+    if case["idle"] == fm.CPU_NOT_IDLE:
+        return "unknown", "-", 0
+    ng = len(case["groups"])
+    st = dict(runs=0, budget=ng + 2)
+
+    def room():
+        return st["runs"] < st["budget"]
+
+    def run(c):
+        st["runs"] += 1
+        return _pick(variant, c) == kernel_pick
+
+    def stale_of(gi):
+        g = base["groups"][gi]
+        return "entry_sgc" in g or any("entry" in base["cpus"][i] for i in g["cpus"])
+
+    def from_entry(only):
+        c = dict(base, cpus=[dict(x) for x in base["cpus"]],
+                 groups=[dict(g) for g in base["groups"]])
+        for gi, g in enumerate(c["groups"]):
+            if only is not None and gi != only:
+                continue
+            if "entry_sgc" in g:
+                g["capacity"] = g["entry_sgc"]
+            for i in g["cpus"]:
+                if "entry" in c["cpus"][i]:
+                    c["cpus"][i].update(c["cpus"][i]["entry"])
+        return c
+
+    stale = [gi for gi in range(ng) if stale_of(gi)]
+    if stale and run(from_entry(None)):
+        return "stale", "-", st["runs"]
+    if len(stale) > 1:
+        for gi in stale:
+            if not room():
+                break
+            if run(from_entry(gi)):
+                return "stale", "-", st["runs"]
+    kp = kernel_pick
+    if r["llc"] and "SHARE_LLC" not in case["flags"]:
+        for gi in ([kp] if kp >= 0 else range(ng)):
+            if gi > 0 and room() and \
+                    sum(base["cpus"][i].get("llc_pref", 0) for i in base["groups"][gi]["cpus"]) and \
+                    run(dict(base, llc_on={gi})):
+                return "known", "llc_balance", st["runs"]
+    if "ASYM_PACKING" in case["flags"]:
+        if kp > 0 and room() and run(dict(base, asym_off=set(range(1, ng)) - {kp})):
+            return "known", "asym_packing", st["runs"]
+        if room() and run(dict(base, asym_off=set(range(1, ng)))):
+            return "known", "asym_packing", st["runs"]
+    if r["overloaded_needs_ou"] and case.get("eas_pd"):
+        def ou(keep):
+            return room() and run(dict(base, ou_off=set(range(ng)) - set(keep)))
+        if kp >= 0:
+            for keep in ({kp, 0}, {kp}, {0}, set()):
+                if ou(keep):
+                    return "known", "eas_overutilized", st["runs"]
+        else:
+            if ou(set()) or ou({0}):
+                return "known", "eas_overutilized", st["runs"]
+            sds = fm.find_busiest_group(variant, base)[2]
+            for gi in range(1, ng):
+                if sds["stats"][gi]["group_type"] != fm.OVERLOADED:
+                    continue
+                if ou({gi, 0}) or ou({gi}):
+                    return "known", "eas_overutilized", st["runs"]
+    return "unknown", "-", st["runs"]

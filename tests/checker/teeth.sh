@@ -9,11 +9,11 @@
 # cross-check run (CASES per variant, the same seed as the unmutated
 # baseline).  Caught = more disagreements than the unmutated core on the
 # same cases.  Prints one line per mutant and "N passed, N failed".
-#   MUTANTS='name ...'  only these;  CASES=N (default 20000)
+#   MUTANTS='name ...'  only these;  CASES=N (default 100000, as make test)
 set -uo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-CASES=${CASES:-20000}
+CASES=${CASES:-100000}
 CC=${CC:-cc}
 M=$BUILD/checker-mutants
 names=${MUTANTS:-$(cd "$TOP/tests/checker/mutants" && ls *.mut | sed 's/\.mut$//')}

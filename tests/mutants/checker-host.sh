@@ -9,7 +9,7 @@
 # unmutated one.  TAP out (crosscheck.py's), prefixed lines "ok - ..." /
 # "not ok - ..." as run.sh reads them.
 #   env: MUTANT_KERNEL (bookworm: variant 6.1; trixie-backports: 7.3),
-#        BUILD (a directory of its own), CHECKER_CASES (default 20000)
+#        BUILD (a directory of its own), CHECKER_CASES (default 100000, as make test)
 set -uo pipefail
 case ${MUTANT_KERNEL:-bookworm} in
 bookworm|bookworm-rt) v=6.1 ;;
@@ -29,4 +29,4 @@ if ! ${CC:-cc} -O2 -Wall -Wno-comment -Itests/unit/shim -Imodule/core -o "$BUILD
 	echo "not ok 1 - $v: checker and core agree (the driver does not build: $(head -n 1 "$BUILD/driver.log"))"
 	exit 1
 fi
-python3 tests/checker/crosscheck.py "$BUILD/driver" --cases "${CHECKER_CASES:-20000}" --variants "$v" --jobs 2
+python3 tests/checker/crosscheck.py "$BUILD/driver" --cases "${CHECKER_CASES:-100000}" --variants "$v" --jobs 2

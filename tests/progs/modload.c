@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,10 +41,13 @@ int main(int argc, char **argv)
 	long rc;
 
 	if (argc < 2 || argc > 3 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fprintf(argc < 2 ? stderr : stdout,
+		bool help = argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
+
+		/* every parameter in the one PARAMS argument: more arguments are an error */
+		fprintf(help ? stdout : stderr,
 			"usage: modload FILE [PARAMS]\n"
 			"  one finit_module(2) of FILE; prints 'ok' or 'error ENAME'\n");
-		return argc < 2 ? 2 : 0;
+		return help ? 0 : 2;
 	}
 	params = argc == 3 ? argv[2] : "";
 	fd = open(argv[1], O_RDONLY | O_CLOEXEC);

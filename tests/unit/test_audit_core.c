@@ -806,12 +806,34 @@ static void ranks66(struct audit_domain *d)
 	memcpy(d->rank, r, sizeof(r));
 }
 
+/* audit_judge(), then audit_explain() on copies (with the entry read @e, or none) */
+static void hjudge_entry(struct audit_domain *d, const struct audit_group *g, int ng,
+			 const struct audit_cpu *c, int nc, int pick, struct audit_gstats *gs,
+			 struct audit_result *r, const struct audit_live *e)
+{
+	struct audit_group g2[16];
+	struct audit_cpu c2[32];
+	struct audit_live e2[32];
+
+	memset(r, 0xa5, sizeof(*r));
+	audit_judge(d, g, ng, c, nc, AUDIT_CPU_NEWLY_IDLE, pick, gs, r);
+	if (ng > 16 || nc > 32)
+		return;
+	memcpy(g2, g, ng * sizeof(*g));
+	memcpy(c2, c, nc * sizeof(*c));
+	if (e)
+		memcpy(e2, e, nc * sizeof(*e));
+	audit_explain(d, g2, ng, c2, nc, e ? e2 : NULL, NULL, gs, r);
+	tap_ok(!memcmp(g2, g, ng * sizeof(*g)) && !memcmp(c2, c, nc * sizeof(*c)) &&
+	       r->runs <= (u32)AUDIT_EXPLAIN_RUNS(ng),
+	       "explain: inputs restored, %u runs <= G+2", r->runs);
+}
+
 static void hjudge(struct audit_domain *d, const struct audit_group *g, int ng,
 		   const struct audit_cpu *c, int nc, int pick, struct audit_gstats *gs,
 		   struct audit_result *r)
 {
-	memset(r, 0xa5, sizeof(*r));
-	audit_judge(d, g, ng, c, nc, AUDIT_CPU_NEWLY_IDLE, pick, gs, r);
+	hjudge_entry(d, g, ng, c, nc, pick, gs, r, NULL);
 }
 
 static void test_hand_fully_busy(void)
@@ -1159,12 +1181,27 @@ static void test_hand_missed_exits(void)
 		tap_ok(r.model.busiest == -1 && r.model.exit == AUDIT_R_NO_BUSIEST &&
 		       r.verdict == AUDIT_MISSED && r.reason == AUDIT_R_NO_BUSIEST,
 		       "hand: no candidate with a CFS task: missed/no_busiest");
-		/* the same with the CPU's inputs moving during the call: stale */
+		/*
+		 * the same with the CPU's inputs moving during the call: stale
+		 * when the entry read (cpu2 running 2 CFS tasks) gives the
+		 * kernel's pick, unknown when it does not (still no task)
+		 */
+		struct audit_live e[6] = { { 0 } };
+
+		e[2] = (struct audit_live){ .nr = 3, .h_nr = 3, .load = 3072, .util = 800,
+					    .runnable = 3000, .capacity = 1024, .have = true };
 		c[2].stale = true;
-		hjudge(&d, hg, 3, c, 6, 1, gs, &r);
-		tap_ok(r.cause == AUDIT_CAUSE_STALE && r.reason == AUDIT_R_NONE &&
+		hjudge_entry(&d, hg, 3, c, 6, 1, gs, &r, e);
+		tap_ok(r.cause == AUDIT_CAUSE_STALE && r.reason == AUDIT_R_NONE && r.runs == 1 &&
 		       r.verdict == AUDIT_RIGHT && r.either_picked,
-		       "hand: inputs that changed during the call: the disagreement is stale");
+		       "hand: inputs that changed during the call, the entry read (G1 overloaded) gives the kernel's pick: stale");
+		e[2] = (struct audit_live){ .load = 5, .capacity = 1024, .idle = true, .have = true };
+		hjudge_entry(&d, hg, 3, c, 6, 1, gs, &r, e);
+		tap_ok(r.cause == AUDIT_CAUSE_UNKNOWN && r.runs == 1,
+		       "hand: inputs that changed, the entry read does not give the kernel's pick: unknown");
+		hjudge(&d, hg, 3, c, 6, 1, gs, &r);
+		tap_ok(r.cause == AUDIT_CAUSE_UNKNOWN && r.runs == 0,
+		       "hand: a CPU marked stale without an entry read: unknown");
 	}
 }
 
@@ -1284,16 +1321,29 @@ static void test_hand_classes(void)
 		audit_domain_default(&d);
 		d.rules = AUDIT_RULES_7_3;
 		ranks66(&d);
+		d.rank[AUDIT_CLS_LLC_BALANCE] = 6;	/* 7.2's order */
+		d.rank[AUDIT_CLS_OVERLOADED] = 7;
+		/*
+		 * an llc_balance busiest is forced only through prefer_sibling
+		 * (G1 has one task and 1 idle CPU: the idle_cpus exit otherwise)
+		 */
 		c[2].llc_pref = 1;
 		hjudge(&d, g, 3, c, 6, 1, gs, &r);
+		tap_ok(r.cause == AUDIT_CAUSE_UNKNOWN && r.runs == 1,
+		       "hand 7.3: a pick with llc_pref that llc_balance would not force: unknown");
+		g[1].flags = AUDIT_SG_PREFER_SIBLING;
+		hjudge(&d, g, 3, c, 6, 1, gs, &r);
 		tap_ok(r.cause == AUDIT_CAUSE_KNOWN && r.known == AUDIT_KNOWN_LLC_BALANCE &&
-		       r.reason == AUDIT_R_UNEXPLAINED,
-		       "hand 7.3: a pick with a task preferring another LLC: known/llc_balance");
+		       r.reason == AUDIT_R_UNEXPLAINED && r.runs == 1,
+		       "hand 7.3: a prefer_sibling pick with a task preferring dst's LLC: known/llc_balance");
 		c[2].llc_pref = 0;
+		hjudge(&d, g, 3, c, 6, 1, gs, &r);
+		tap_ok(r.cause == AUDIT_CAUSE_UNKNOWN,
+		       "hand 7.3: the same pick without llc_pref: unknown");
 		d.eas_present = true;
 		hjudge(&d, g, 3, c, 6, 1, gs, &r);
-		tap_ok(r.cause == AUDIT_CAUSE_KNOWN && r.known == AUDIT_KNOWN_EAS_OVERUTILIZED,
-		       "hand 7.3: with an energy model the overutilized test is a known gap");
+		tap_ok(r.cause == AUDIT_CAUSE_UNKNOWN && r.runs == 4,
+		       "hand 7.3: an energy model, no group overloaded: flipping overutilized explains nothing: unknown after 4 runs");
 	}
 }
 

@@ -239,6 +239,10 @@ int main(void)
 		       strstr(out_text, "#define KS_ENUM_group_type__group_no_such_class -1\n") &&
 		       strstr(out_text, "#define HAS_KS_ENUM_no_such_enum__x 0\n"),
 		       "~: enumerator values, -1 and HAS 0 when absent");
+		tap_ok(strstr(out_text, "#define KS_ENUMS_group_type(X) X(\"group_has_spare\", 0) ") &&
+		       strstr(out_text, " X(\"group_overloaded\", ") &&
+		       strstr(out_text, "#define KS_ENUM_COUNT_no_such_enum 0\n#define KS_ENUMS_no_such_enum(X)\n"),
+		       "~: the whole enum as BTF has it (KS_ENUMS_), empty when absent");
 	}
 
 	snprintf(path, sizeof(path), "rm -rf %s", dir);

@@ -134,9 +134,9 @@ load_module() {
 	fi
 	# modload: one finit_module() (busybox insmod retries with init_module);
 	# /run/ko.params: parameters every (re)load gets while it exists (the lb
-	# scenarios' rule calibration; each scenario runs in its own shell)
-	# shellcheck disable=SC2046
-	out=$(modload "$ko" $(cat /run/ko.params 2>/dev/null) 2>&1)
+	# scenarios' rule calibration; each scenario runs in its own shell), all
+	# in modload's one PARAMS argument
+	out=$(modload "$ko" "$(cat /run/ko.params 2>/dev/null)" 2>&1)
 	local rc=$?
 	echo "$out" > /tmp/insmod.err
 	return $rc
@@ -272,11 +272,12 @@ lb_need() {
 	# the first lb scenario reloads the module with the rule calibration
 	# (lb_rules_learn=LB_LEARN judged attempts, 2000 by default; 0 = none):
 	# the model is calibrated on those attempts and measured on all later
-	# ones (tests/vm/host/lb_agreement.py prints both)
+	# ones (tests/vm/host/lb_agreement.py prints both); every judged attempt
+	# also gathers the rules' evidence (lb_evidence=1)
 	if [ ! -f /run/lb.calib ]; then
 		: > /run/lb.calib
-		if [ "${LB_LEARN:-2000}" -gt 0 ] && unload_module; then
-			echo "lb_rules_learn=${LB_LEARN:-2000}" > /run/ko.params
+		if unload_module; then
+			echo "lb_evidence=1 lb_rules_learn=${LB_LEARN:-2000}" > /run/ko.params
 			load_module || diag "load with $(cat /run/ko.params) failed: $(cat /tmp/insmod.err)"
 		fi
 	fi
@@ -323,7 +324,8 @@ lb_model_export() {
 	cat "$SS/info" > /tmp/lbm.info 2>/dev/null && vm_export "lbmodel-$n.info" /tmp/lbm.info
 	# once the calibration is done, later reloads keep what it learned
 	if grep -q '^lb_calibration done' /tmp/lbm.info; then
-		awk '$1 ~ /^lb_rule\./ && $2 ~ /:learned$/ {
+		awk 'BEGIN { printf "lb_evidence=1 " }
+		     $1 ~ /^lb_rule\./ && $2 ~ /:learned$/ {
 			r = substr($1, 9); printf "%s%s%s", n++ ? "," : "lb_rules=", $2 ~ /^on/ ? "+" : "-", r }' \
 			/tmp/lbm.info > /run/ko.params
 	fi

@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0
+# plan: 4
+# Scenario 28a (load-balancer audit): states where the kernels' rules part
+# (docs/debugfs.md, "Rule sets"), so that the kernel's own picks decide
+# them (info lb_rule_evidence.<rule>: attempts decided, in force matched,
+# flipped matched; the module runs with lb_evidence=1 in the lb scenarios).
+# Every phase holds hogs pinned one per CPU (they cannot move: the state
+# stays while idle CPUs balance again and again), the test's shell on the
+# last CPU.
+# A. fully_busy tie: one hog on every CPU but those of the first group of
+#    the top level (package or node): two or more fully_busy groups with
+#    equal avg_load (0) face an idle group; 6.1 keeps the first, 6.5+ the
+#    later one (unless SMT).
+# B. unequal groups: cpu1 taken offline (cpu0's group then has fewer CPUs
+#    and cores than the others, its child domain may degenerate:
+#    sibling_imbalance() and prefer_sibling read the groups' shapes), 2
+#    hogs on cpu2, 1 on every other CPU but cpu0.
+# Checks: the model agrees with the kernel on every judged attempt of the
+# phases but those whose inputs moved (stale) or that the module explained;
+# phase A made attempts decided by fully_busy_later (>= 20 on a machine
+# with three or more top-level groups), and in each of them the rule in
+# force matched the kernel where the flipped one did not.  The evidence of
+# every rule is printed per phase.
+# timeout: 120
+lb_need "lb rules" || return 0
+
+n=$(ncpus)
+shcpu=$(pin_shell_last_cpu)
+# the CPUs of the top level's first group: cpu0's largest domain's first
+# group is cpu0's next-to-largest domain's span (its package or node)
+first_group=$(awk '$1 == "cpu0" { on = 1; next } /^cpu/ { on = 0 }
+	on && /^domain/ { m = (NF > 3 && $2 !~ /^[0-9a-f,]+$/) ? $3 : $2; s[++k] = m }
+	END { print (k >= 2) ? s[k - 1] : s[k] }' /proc/schedstat)
+in_first() {	# in_first CPU: is CPU in first_group (a hex mask, ',' every 32 bits; no ^: busybox awk)
+	awk -v m="$first_group" -v c="$1" 'BEGIN { gsub(",", "", m); i = length(m) - int(c / 4)
+		if (i < 1) { print 0; exit } d = index("0123456789abcdef", substr(m, i, 1)) - 1
+		for (b = c % 4; b > 0; b--) d = int(d / 2)
+		print d % 2 }'
+}
+ev() { awk '$1 ~ /^lb_rule_evidence\./ { sub(/^lb_rule_evidence\./, "", $1); printf "%s=%s ", $1, $2 }' "$1"; }
+agree_line() { awk '$1 ~ /^lb_(judged|model_agree|model_disagree_(stale|known|unknown))$/ { printf "%s %s ", $1, $2 }' "$1"; }
+# phase NAME SECS HOGSPEC: hogs "cpu:count ..." pinned, SECS of idle balancing
+phase() {
+	local name=$1 secs=$2 spec=$3 c k i
+	for c in $spec; do
+		k=${c#*:}
+		i=0
+		while [ "$i" -lt "$k" ]; do
+			bg "s28a_${c%%:*}_$i" burn -t 1 -s 0 -d 0 -q --cpu "${c%%:*}"
+			i=$((i + 1))
+		done
+	done
+	sleep 1
+	lb_reset
+	sleep "$secs"
+	cat "$SS/info" > "/tmp/l28a.$name"
+	bg_stop
+	diag "[$name] hogs $spec (first group $first_group, shell on cpu$shcpu): $(agree_line "/tmp/l28a.$name")"
+	diag "[$name] evidence decided:in_force:flipped: $(ev "/tmp/l28a.$name")"
+}
+
+# A. one hog per CPU outside the first group
+spec=
+c=0
+while [ $c -lt "$n" ]; do
+	[ "$(in_first $c)" = 1 ] || spec="$spec $c:1"
+	c=$((c + 1))
+done
+phase A 6 "$spec"
+# B. cpu1 offline (cpu0's group, its core or its package, loses a CPU);
+# 2 hogs on cpu2, 1 on every other CPU but cpu0
+off=
+if [ "$n" -ge 4 ] && [ -w /sys/devices/system/cpu/cpu1/online ]; then
+	echo 0 > /sys/devices/system/cpu/cpu1/online && off=1
+fi
+spec="2:2"
+c=3
+while [ $c -lt "$n" ]; do
+	spec="$spec $c:1"
+	c=$((c + 1))
+done
+phase B 6 "$spec"
+[ -z "$off" ] || echo 1 > /sys/devices/system/cpu/cpu1/online
+sleep 1
+lb_reset
+
+# judged attempts, agreement, and a rule's evidence in a phase's info copy
+val() { awk -v k="$1" '$1 == k { print $2; exit }' "$2"; }
+evd() { val "lb_rule_evidence.$1" "$2" | awk -F: -v i="$3" '{ print $i + 0 }'; }
+bad=
+for p in A B; do
+	f=/tmp/l28a.$p
+	j=$(val lb_judged "$f") a=$(val lb_model_agree "$f") u=$(val lb_model_disagree_unknown "$f")
+	[ "${j:-0}" -gt 0 ] && [ "${u:-1}" -eq 0 ] || bad="$bad $p: judged ${j:-?}, agree ${a:-?}, unknown ${u:-?};"
+done
+check "$([ -z "$bad" ] && echo 0 || echo 1)" "lb rules: both phases judged attempts and left no disagreement unexplained${bad:+ ($bad)}"
+d=$(evd fully_busy_later /tmp/l28a.A 1) ai=$(evd fully_busy_later /tmp/l28a.A 2) af=$(evd fully_busy_later /tmp/l28a.A 3)
+groups=$(awk '$1 == "cpu0" { on = 1; next } /^cpu/ { on = 0 } on && /^domain/ { k++ } END { print k + 0 }' /proc/schedstat)
+tops=$(awk -v m="$first_group" 'BEGIN { gsub(",", "", m); for (i = 1; i <= length(m); i++) { d = index("0123456789abcdef", substr(m, i, 1)) - 1; while (d) { w += d % 2; d = int(d / 2) } } print w }')
+ng=$((n / (tops > 0 ? tops : 1)))
+if [ $ng -ge 3 ]; then
+	check "$([ "$d" -ge 20 ] && echo 0 || echo 1)" "lb rules: the fully_busy tie decided $d attempts in phase A (>= 20 with $ng top-level groups)"
+	check "$([ "$d" -ge 20 ] && [ "$ai" -gt "$af" ] && echo 0 || echo 1)" "lb rules: where the fully_busy tie decided, the rule in force matched the kernel more often than its opposite ($ai > $af of $d)"
+else
+	ok "lb rules: the fully_busy tie decided $d attempts in phase A # SKIP $ng top-level groups: no tie of two non-local groups ($groups domains on cpu0)"
+	ok "lb rules: where the fully_busy tie decided, the rule in force matched the kernel more often ($ai, $af of $d) # SKIP $ng top-level groups"
+fi
+check "$([ -z "$off" ] || [ "$(cat /sys/devices/system/cpu/online)" = "0-$((n - 1))" ] && echo 0 || echo 1)" "lb rules: the CPU taken offline in phase B (${off:-none}) is online again ($(cat /sys/devices/system/cpu/online))"
