@@ -5,6 +5,8 @@
 # tests/unit/shim/.
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
+# host-side oracles tested on committed fixtures (python, TAP like the rest)
+UNIT_PY    := $(wildcard tests/unit/test_*.py)
 UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
 	-Itests/unit/shim -Itests/unit -Imodule/core -Iuserspace -Ibpf \
 	-DCLI_VERSION='"$(VERSION)"'
@@ -22,7 +24,7 @@ $(BUILD)/unit/test_btfgen: UNIT_CFLAGS = -O1 -g -Wall -Wextra -Werror -fsanitize
 test-unit: $(UNIT_BINS)
 	@mkdir -p $(BUILD)/results
 	@pass=0; fail=0; skip=0; \
-	for t in $(UNIT_BINS); do \
+	for t in $(UNIT_BINS) $(UNIT_PY); do \
 		out=$$($$t 2>&1); rc=$$?; echo "$$out"; \
 		line=$$(echo "$$out" | grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$$' | tail -n1); \
 		if [ -z "$$line" ]; then echo "not ok - $$t crashed (rc=$$rc)"; fail=$$((fail+1)); continue; fi; \

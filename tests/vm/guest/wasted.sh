@@ -10,26 +10,59 @@
 #   - sched_process_fork (children inherit both), cgroup_attach_task;
 #   - burn --trace-marker's "burn: affinity tid=T cpus=LIST" markers at
 #     each thread's start and at each widening;
-#   - "wasted: window NAME begin/end" markers around the counted stretch.
+#   - task_newtask (its clone_flags say whether a child is a thread: the
+#     tracked process is a thread group);
+#   - a kprobe event on dequeue_task_fair() with DEQUEUE_SLEEP (ss_dequeue):
+#     the instant a task going to sleep leaves its run queue, which no
+#     tracepoint shows (from there to its sched_switch the next task is
+#     about to run for the module, still waiting for the raw events);
+#   - markers around the module's reset ("wasted: reset NAME" before the
+#     write, "wasted: window NAME begin" after it) and its pause ("wasted:
+#     window NAME end" before `enable 0`, "wasted: paused NAME" after),
+#     each trio written by one SCHED_FIFO process (wr -f: no CFS task runs
+#     between them), and hrtimer_expire_entry (the module's sampler ticks
+#     among them): the window the oracle integrates comes from the trace.
 # w_window_end exports NAME.tar.gz: trace, snapshots, the module's tables,
-# info, and the topology (domain spans per CPU, packages).
+# info, the probe's state and the topology (domain spans per CPU, packages).
 
 T=/sys/kernel/tracing
 W_EVENTS="sched/sched_switch sched/sched_wakeup sched/sched_wakeup_new sched/sched_migrate_task
 sched/sched_process_fork sched/sched_process_exit cgroup/cgroup_attach_task
-sched_shadow/wasted_interval sched_shadow/lb_verdict"
+task/task_newtask timer/hrtimer_expire_entry sched_shadow/wasted_interval sched_shadow/lb_verdict"
+W_DEQ=wtest/ss_dequeue
 
-# one line per task: tid comm cpus cgroup (comm without spaces)
+# one line per task: tid comm cpus cgroup tgid (comm without spaces)
 w_tasks() {
 	grep -H -E '^(Name|Cpus_allowed_list):' /proc/[0-9]*/task/[0-9]*/status 2>/dev/null |
 		awk -F'\t' '{ split($1, a, "/"); tid = a[5]; k = a[6]; sub(/^status:/, "", k)
-			v = $2; gsub(/ /, "_", v)
+			v = $2; gsub(/ /, "_", v); tg[tid] = a[3]
 			if (k == "Name:") name[tid] = v; else cpus[tid] = v }
-			END { for (t in cpus) print t, (t in name) ? name[t] : "?", cpus[t] }' > /tmp/w.status
+			END { for (t in cpus) print t, (t in name) ? name[t] : "?", cpus[t], tg[t] }' > /tmp/w.status
 	grep -H '^0::' /proc/[0-9]*/task/[0-9]*/cgroup 2>/dev/null |
 		sed 's|^/proc/[0-9]*/task/\([0-9]*\)/cgroup:0::|\1 |' > /tmp/w.cgroup
-	awk 'NR == FNR { cg[$1] = $2; next } { print $1, $2, $3, ($1 in cg) ? cg[$1] : "?" }' \
+	awk 'NR == FNR { cg[$1] = $2; next } { print $1, $2, $3, ($1 in cg) ? cg[$1] : "?", $4 }' \
 		/tmp/w.cgroup /tmp/w.status
+}
+
+# w_probe NAME: the kprobe event on dequeue_task_fair() (DEQUEUE_SLEEP only),
+# and what the kernel says about it in /tmp/NAME.probe (no addresses)
+w_probe() {
+	local f=/tmp/$1.probe sym
+	sym=$(awk '$3 == "dequeue_task_fair" { print $2, $3; exit }' /proc/kallsyms)
+	echo "kallsyms ${sym:-none}" > "$f"
+	[ -e "$T/events/$W_DEQ" ] || echo "p:$W_DEQ dequeue_task_fair flags=\$arg3:u32" >> $T/kprobe_events 2>> "$f"
+	if [ ! -e "$T/events/$W_DEQ/enable" ]; then
+		echo "kprobe none" >> "$f"
+		return 0
+	fi
+	echo "kprobe $(grep -c "$W_DEQ" $T/kprobe_events) $(grep "$W_DEQ" $T/kprobe_events | sed 's/^[^ ]* //')" >> "$f"
+	# DEQUEUE_SLEEP (0x01 from 5.10 to 7.3): the sleeping task's own dequeue
+	if echo 'flags & 1' > "$T/events/$W_DEQ/filter" 2>> "$f"; then
+		echo "filter flags&1" >> "$f"
+	else
+		echo "filter none" >> "$f"
+	fi
+	echo 1 > "$T/events/$W_DEQ/enable"
 }
 
 # w_trace_start NAME: clear the trace, enable the events, snapshot the tasks
@@ -42,25 +75,25 @@ w_trace_start() {
 	for e in $W_EVENTS; do
 		[ -e "$T/events/$e/enable" ] && echo 1 > "$T/events/$e/enable"
 	done
+	w_probe "$1"
 	echo 1 > $T/tracing_on
 	w_tasks > "/tmp/$1.tasks0"
 }
 
 # w_window_begin NAME: reset the module's counters, mark the window's start
+# (the reset takes effect at the sampler's first sample after the write)
 w_window_begin() {
-	echo 1 > "$SS/reset"
-	echo "wasted: window $1 begin" > $T/trace_marker
+	wr -f 50 $T/trace_marker "wasted: reset $1" "$SS/reset" 1 $T/trace_marker "wasted: window $1 begin" > /dev/null
 }
 
 # w_window_end NAME: mark the end, pause the module, read its tables, resume, stop tracing, export
 w_window_end() {
 	local name=$1 e d c n lost
-	echo "wasted: window $name end" > $T/trace_marker
 	# pause the module (as run does): its next sample stops the sampler, so
 	# every table below covers the same window, the one `wasted` prints (read
 	# one after the other while it counted, the cgroup rows had up to a few
 	# hundred ms more than the CPU rows: 7.2, /w43/c 292 vs 223 ms)
-	echo 0 > "$SS/enable"
+	wr -f 50 $T/trace_marker "wasted: window $name end" "$SS/enable" 0 $T/trace_marker "wasted: paused $name" > /dev/null
 	sleep 0.1
 	cat "$SS/wasted" > "/tmp/$name.wasted"
 	cat "$SS/wasted_cgroups" > "/tmp/$name.wasted_cgroups"
@@ -77,9 +110,11 @@ w_window_end() {
 	done
 	echo "$lost" > "/tmp/$name.lost"
 	grep -v '^#' $T/trace > "/tmp/$name.trace"
-	for e in $W_EVENTS; do
+	for e in $W_EVENTS $W_DEQ; do
 		[ -e "$T/events/$e/enable" ] && echo 0 > "$T/events/$e/enable"
 	done
+	echo "events $(grep -c ' ss_dequeue: ' "/tmp/$name.trace")" >> "/tmp/$name.probe"
+	echo "-:$W_DEQ" >> $T/kprobe_events 2>/dev/null
 	echo > $T/trace
 	# topology: cpu, package, and each domain's name and span (sched debugfs, 6.x; procfs, 5.10)
 	: > "/tmp/$name.topo"
@@ -94,7 +129,7 @@ w_window_end() {
 	[ -f "/tmp/$name.lb_attempts" ] || : > "/tmp/$name.lb_attempts"
 	(cd /tmp && tar -cf - "$name.trace" "$name.tasks0" "$name.tasks1" "$name.wasted" \
 		"$name.wasted_cgroups" "$name.wasted_attrib" "$name.info" "$name.topo" "$name.lost" \
-		"$name.lb_attempts" | gzip -c > "/tmp/$name.tar.gz")
+		"$name.lb_attempts" "$name.probe" | gzip -c > "/tmp/$name.tar.gz")
 	echo "$name" >> /tmp/wasted-windows
 	vm_export "wasted-$name.tar.gz" "/tmp/$name.tar.gz"
 }

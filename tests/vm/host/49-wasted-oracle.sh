@@ -3,12 +3,18 @@
 # Host side of the wasted-core scenarios (tests/vm/scenarios/4x-wasted-*.sh):
 # the independent oracle (tests/vm/host/wasted_oracle.py) recomputes
 # wasted-core time and the wait split of every exported window from its raw
-# scheduler events, and compares them with the module's tables of the same
-# window: per CPU and per cgroup within 5 % or 20 ms in windows with at
-# least 1 s of waste.  It prints
+# scheduler events, over the window the trace gives (the sampler's ticks
+# after the reset and before the pause), and judges the module's tables of
+# the same window: its since/until against those ticks, a row for every
+# online CPU, every CPU within 5 % or 20 ms, every cgroup of either side
+# (wasted time and wait split) and the tracked command, the dequeue gap
+# measured by the kprobe event on dequeue_task_fair() widening the bound
+# only where it was recorded (docs/wasted.md).  It prints
 #   wasted-core oracle: <release> cpuN module X ms vs trace Y ms
-# per CPU and window, then one line per kernel
+# per CPU and window, then per kernel
 #   wasted-core oracle: <release> N of N CPUs within bound
+#   wasted-core oracle: <release> N of N cgroups within bound
+#   wasted-core oracle: <release> N of N wait splits within bound
 #
 #   tests/vm/host/49-wasted-oracle.sh [VM_OUT_DIR]     (default build/vm-out)
 set -u
