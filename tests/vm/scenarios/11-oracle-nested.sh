@@ -22,7 +22,8 @@
 # tests/vm/host/sched_oracle.py).  This shell and its reader run on the
 # last CPU, not judged.  catn reads, back to back in each of 8 rounds:
 # every hog's /proc/TID/sched, the kernel's sched/debug, then `cpus` and
-# `groups`; first with exact=1 (the hierarchy walk on every event), then,
+# `groups`, then sched/debug again (how far the kernel's own values moved
+# during the round); first with exact=1 (the hierarchy walk on every event), then,
 # with the same hogs, in the default mode users run (the walk at most once
 # per PELT period of the root or after 32 events).  The rounds go to the
 # host (vm-out/s11-rounds.txt, s11-default-rounds.txt), where
@@ -112,7 +113,7 @@ sleep 3
 wait_converge 6 "$reader"
 files=
 for t in $tids; do files="$files /proc/$t/sched"; done
-catn -n 8 -i 400 $files "$SD" "$SS/cpus" "$SS/groups" > /tmp/s11.rounds 2>/tmp/s11.err
+catn -n 8 -i 400 $files "$SD" "$SS/cpus" "$SS/groups" "$SD" > /tmp/s11.rounds 2>/tmp/s11.err
 nr=$(grep -c "^=== ROUND [0-9]* $SS/groups" /tmp/s11.rounds)
 # the default mode, same hogs: the module reloaded without exact=1
 unload_module
@@ -121,7 +122,7 @@ if ! load_module; then
 fi
 sleep 1
 wait_converge 6 "$reader"
-catn -n 8 -i 400 $files "$SD" "$SS/cpus" "$SS/groups" > /tmp/s11d.rounds 2>/tmp/s11d.err
+catn -n 8 -i 400 $files "$SD" "$SS/cpus" "$SS/groups" "$SD" > /tmp/s11d.rounds 2>/tmp/s11d.err
 nd=$(grep -c "^=== ROUND [0-9]* $SS/groups" /tmp/s11d.rounds)
 dexact=$(awk '$1 == "exact" { print $2 }' "$SS/info" 2>/dev/null)
 bg_stop
