@@ -62,11 +62,43 @@ fi
 	grep -q "^sched-shadow run: sched_shadow module not loaded (sudo .*--no-module" "$tmp/nomod.err"
 ok $? "run without the module: exit 2 ($rc), CMD not run, one line saying how to load it and --no-module"
 "$SS" --debugfs "$tmp/sched_shadow" -j run -- true >"$tmp/nomod.json" 2>/dev/null; rc=$?
-[ $rc -eq 2 ] && jcheck 'list(r) == ["error"] and "module not loaded" in r["error"]' "$tmp/nomod.json"
-ok $? "-j run without the module: one JSON object {\"error\": ...}, exit 2 ($rc)"
+[ $rc -eq 2 ] && jcheck 'list(r) == ["schema", "command", "error"] and r["command"] == "run" and "module not loaded" in r["error"]' "$tmp/nomod.json"
+ok $? "-j run without the module: one JSON object {schema, command, error}, exit 2 ($rc)"
+
+# --- --cgroup: the cpu controller down to the cgroup, or a refusal ----------
+# On a host whose cpu controller is on cgroup v1 (a hybrid hierarchy: cgroup2
+# at /sys/fs/cgroup/unified) run and bench refuse a --cgroup, exit 2 with one
+# line saying why and how, unless --allow-no-cpu-controller; where cgroup2
+# offers cpu they run.  Each branch is checked where it applies.
+ALLOW=
+if grep -qw cpu "$cgmnt/cgroup.controllers" 2>/dev/null; then
+	"$SS" --debugfs "$tmp/sched_shadow" run --no-module --no-bpf --cgroup "$CG/cpu" -j -- true >"$tmp/cpu.json" 2>"$tmp/cpu.err"; rc=$?
+	[ $rc -eq 0 ] && jcheck 'r["cgroup"]["cpu_controller"] is True' "$tmp/cpu.json"
+	ok $? "--cgroup where cgroup2 offers cpu: runs, the report says cpu_controller true ($rc)"
+else
+	"$SS" --debugfs "$tmp/sched_shadow" run --no-module --cgroup "$CG/v1" -- touch "$tmp/ran" >"$tmp/v1.out" 2>"$tmp/v1.err"; rc=$?
+	[ $rc -eq 2 ] && [ ! -e "$tmp/ran" ] && [ ! -s "$tmp/v1.out" ] && [ "$(grep -c . "$tmp/v1.err")" -eq 1 ] &&
+		grep -q "^sched-shadow run: --cgroup /$CG/v1: .*cpu controller.*--allow-no-cpu-controller" "$tmp/v1.err" &&
+		[ ! -e "$cgmnt/$CG" ]
+	ok $? "run --cgroup without the cpu controller on cgroup2 ($cgmnt): exit 2 ($rc), CMD not run, one line why and how, no cgroup left"
+	diag <"$tmp/v1.err"
+	"$SS" bench -r 0.2 -m 1 -t 1 --cgroup "$CG/v1" >"$tmp/bv1.out" 2>"$tmp/bv1.err"; rc=$?
+	[ $rc -eq 2 ] && [ "$(grep -c . "$tmp/bv1.err")" -eq 1 ] &&
+		grep -q "^sched-shadow bench: --cgroup /$CG/v1: .*--allow-no-cpu-controller" "$tmp/bv1.err" && [ ! -e "$cgmnt/$CG" ]
+	ok $? "bench --cgroup likewise: exit 2 ($rc), one line, no cgroup left"
+	"$SS" --debugfs "$tmp/sched_shadow" run --no-module --no-bpf --allow-no-cpu-controller --cgroup "$CG/v1" --label v1 -j -o "$tmp/v1.json" -- true 2>"$tmp/v1.err"; rc=$?
+	"$SS" --debugfs "$tmp/sched_shadow" report "$tmp/v1.json" >"$tmp/v1.txt" 2>&1
+	sed 's/"label":"v1"/"label":"v1b"/' "$tmp/v1.json" >"$tmp/v1b.json"
+	"$SS" compare "$tmp/v1.json" "$tmp/v1b.json" >"$tmp/v1.cmp" 2>&1
+	[ $rc -eq 0 ] && jcheck 'r["cgroup"]["cpu_controller"] is False and "cgroup v1" in r["cgroup"]["note"]' "$tmp/v1.json" &&
+		grep -q "^cgroup: NO cpu controller (--allow-no-cpu-controller): not a nested run" "$tmp/v1.txt" &&
+		grep -q "^v1\*: cgroup /$CG/v1 had NO cpu controller" "$tmp/v1.cmp" && grep -q " v1\* *v1b\*$" "$tmp/v1.cmp"
+	ok $? "--allow-no-cpu-controller: runs; the report says so (JSON cpu_controller false, text), compare prints the note and marks the column"
+	ALLOW=--allow-no-cpu-controller
+fi
 
 # --- run --no-module -- bench, JSON, in a cgroup run creates ------------------
-"$SS" --debugfs "$tmp/sched_shadow" run --no-module --cgroup "$CG" --json -- \
+"$SS" --debugfs "$tmp/sched_shadow" run --no-module $ALLOW --cgroup "$CG" --json -- \
 	sh -c "exec '$SS' bench -r 3 -m 2 -t 2 -c 50 -s 1000 --json > '$tmp/bench.json'" \
 	>"$tmp/run.json" 2>"$tmp/run.err"; rc=$?
 ok $rc "run --no-module --json -- bench exits 0 (bench's status)"
@@ -132,7 +164,7 @@ ok $? "--no-bpf: runs, report says BPF was not requested"
 ok $? "--prom: exit status, per-cgroup wakeups, latency family, module marked unavailable"
 
 # --- bench --cgroup creates and removes its nested cgroup --------------------
-"$SS" bench -r 1.5 -m 1 -t 2 --cgroup "$CG/nested" --weight 200 --json >"$tmp/bcg.json" 2>"$tmp/bcg.err" &
+"$SS" bench -r 1.5 -m 1 -t 2 --cgroup "$CG/nested" $ALLOW --weight 200 --json >"$tmp/bcg.json" 2>"$tmp/bcg.err" &
 pid=$!
 seen=1
 for _ in $(seq 1 30); do

@@ -36,18 +36,11 @@ static void slurp(int fd, char *buf, size_t len)
 	buf[o] = '\0';
 }
 
-static int run(const char *first, ...)
+static int run_argv(int argc, char **argv)
 {
-	char *argv[32], path[96];
-	int argc = 0, rc, fo, fe, so, se;
-	va_list ap;
+	char path[96];
+	int rc, fo, fe, so, se;
 
-	argv[argc++] = (char *)"sched-shadow";
-	va_start(ap, first);
-	for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
 	snprintf(path, sizeof(path), "%s/out", tmpdir);
 	fo = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	snprintf(path, sizeof(path), "%s/err", tmpdir);
@@ -70,6 +63,30 @@ static int run(const char *first, ...)
 	close(fo);
 	close(fe);
 	return rc;
+}
+
+static int run(const char *first, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+
+	argv[argc++] = (char *)"sched-shadow";
+	va_start(ap, first);
+	for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	return run_argv(argc, argv);
+}
+
+/* s as a Python string literal (s has no double quote or backslash) */
+static const char *py_str(const char *s)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf), "\"%s\"", s);
+	return buf;
 }
 
 static int have_python;
@@ -165,32 +182,96 @@ int main(void)
 	have_python = system("python3 -c '' >/dev/null 2>&1") == 0;
 	unsetenv("SCHED_SHADOW_DEBUGFS");
 
-	/* -j: one JSON object on every failure */
-	rc = run("-j", "--debugfs", "/nonexistent", "status", NULL);
-	check_json("'error' in d and 'module not loaded' in d['error']",
-		   "-j status without the module: one JSON object with an error key", rc == 2);
-	rc = run("-j", "cpus", "--bogus", NULL);
-	check_json("list(d) == ['error'] and d['error'] == \"unknown option '--bogus'\"",
-		   "-j cpus --bogus: {\"error\": \"unknown option '--bogus'\"}, exit 64", rc == 64);
-	tap_ok(one_prefix() && strstr(err, "sched-shadow cpus: unknown option '--bogus'\n"),
-	       "... and the message on stderr, with one prefix");
-	rc = run("-j", "--debugfs", "/nonexistent", "cpus", NULL);
-	check_json("list(d) == ['error'] and 'module not loaded' in d['error']",
-		   "-j cpus without the module: {\"error\": ...}, exit 2", rc == 2);
-	rc = run("-j", "plot", "x.csv", "-o", "x.png", NULL);
-	check_json("list(d) == ['error'] and 'has no JSON output' in d['error']",
-		   "-j plot (no JSON output): {\"error\": ...}, exit 64", rc == 64);
-	rc = run("-j", "report", "/nonexistent/run.json", NULL);
-	check_json("list(d) == ['error'] and '/nonexistent/run.json' in d['error']",
-		   "-j report of a missing file: {\"error\": ...}, exit 1", rc == 1);
-	rc = run("-j", "frobnicate", NULL);
-	check_json("list(d) == ['error'] and 'unknown command' in d['error']",
-		   "-j with an unknown command: {\"error\": ...}, exit 64", rc == 64);
+	/*
+	 * -j: every command, in an error case, prints one line on stdout, a
+	 * JSON object whose first members are schema, command, error, and
+	 * nothing on stderr (bpftool's convention); the exit status says what.
+	 */
+	{
+		static const struct {
+			const char *argv[8];
+			const char *cmd;	/* "command" member (NULL: null) */
+			int rc;
+			const char *has;	/* in the error message */
+		} ec[] = {
+			{ { "-j", "--debugfs", "/nonexistent", "status" }, "status", 2, "module not loaded" },
+			{ { "-j", "--debugfs", "/nonexistent", "cpus" }, "cpus", 2, "module not loaded" },
+			{ { "-j", "--debugfs", "/nonexistent", "groups" }, "groups", 2, "module not loaded" },
+			{ { "-j", "--debugfs", "/nonexistent", "lb" }, "lb", 2, "module not loaded" },
+			{ { "-j", "--debugfs", "/nonexistent", "lb_attempts" }, "lb_attempts", 2,
+			  "module not loaded" },
+			{ { "-j", "watch" }, "watch", 64, "has no JSON output" },
+			{ { "-j", "--debugfs", "/nonexistent", "reset" }, "reset", 2, "module not loaded" },
+			{ { "-j", "record", "-i", "1", "-o", "x.csv" }, "record", 64, "has no JSON output" },
+			{ { "-j", "plot", "x.csv", "-o", "x.png" }, "plot", 64, "has no JSON output" },
+			{ { "-j", "--debugfs", "/nonexistent", "run", "--", "true" }, "run", 2,
+			  "--no-module" },
+			{ { "-j", "report", "/nonexistent/run.json" }, "report", 1, "/nonexistent/run.json" },
+			{ { "-j", "compare", "/nonexistent/a.json" }, "compare", 64, "needs two FILEs" },
+			{ { "-j", "bench", "--weight", "5" }, "bench", 64, "--weight needs --cgroup" },
+			{ { "-j", "help", "nosuch" }, "help", 64, "has no JSON output" },
+			{ { "-j", "version", "extra" }, "version", 64, "unexpected argument 'extra'" },
+			{ { "-j", "cpus", "--bogus" }, "cpus", 64, "unknown option '--bogus'" },
+			{ { "cpus", "-j", "--bogus" }, "cpus", 64, "unknown option '--bogus'" },
+			{ { "-j", "frobnicate" }, NULL, 64, "unknown command 'frobnicate'" },
+			{ { "-j" }, NULL, 64, "no command given" },
+		};
+		int nec = sizeof(ec) / sizeof(ec[0]), good = 0, cmds_seen = 0;
+		char seen[64][16];
+
+		for (int k = 0; k < nec; k++) {
+			char *argv[10], check[800];
+			int argc = 0, r, one_line, ok1;
+
+			argv[argc++] = (char *)"sched-shadow";
+			for (int a = 0; a < 8 && ec[k].argv[a]; a++)
+				argv[argc++] = (char *)ec[k].argv[a];
+			argv[argc] = NULL;
+			r = run_argv(argc, argv);
+			one_line = strchr(out, '\n') && !strchr(out, '\n')[1];
+			snprintf(check, sizeof(check),
+				 "list(d)[:3] == ['schema', 'command', 'error'] and "
+				 "d['schema'] == 'sched_shadow/v1' and d['command'] == %s%s%s and "
+				 "isinstance(d['error'], str) and %s in d['error']",
+				 ec[k].cmd ? "'" : "", ec[k].cmd ? ec[k].cmd : "None", ec[k].cmd ? "'" : "",
+				 py_str(ec[k].has));
+			ok1 = one_json(check);
+			if (ok1 < 0) {
+				tap_skip("-j error documents", "python3 not found");
+				break;
+			}
+			if (ok1 && one_line && !err[0] && r == ec[k].rc) {
+				good++;
+			} else {
+				tap_diag("%s %s: exit %d (want %d), stdout %.300s, stderr %.200s",
+					 ec[k].argv[0], ec[k].argv[1] ? ec[k].argv[1] : "", r, ec[k].rc,
+					 out, err);
+			}
+			if (ec[k].cmd) {
+				int dup = 0;
+
+				for (int m = 0; m < cmds_seen; m++)
+					dup |= !strcmp(seen[m], ec[k].cmd);
+				if (!dup)
+					snprintf(seen[cmds_seen++], sizeof(seen[0]), "%s", ec[k].cmd);
+			}
+		}
+		if (have_python)
+			tap_ok(good == nec && cmds_seen == (int)(sizeof(cmds) / sizeof(cmds[0])),
+			       "-j: every command (%d of %zu) in an error case: one line on stdout, "
+			       "{schema, command, error, ...}, nothing on stderr, the exit status "
+			       "(%d of %d cases)", cmds_seen, sizeof(cmds) / sizeof(cmds[0]), good, nec);
+	}
 	rc = run("--json", "--debugfs", FIX "/good", "cpus", NULL);
 	check_json("'cpus' in d and 'error' not in d", "--json as a global option: the cpus document",
 		   rc == 0);
-	rc = run("cpus", "-j", "--debugfs", FIX "/good", NULL);
-	check_json("'cpus' in d", "-j after the command: the same", rc == 0);
+	tap_ok(strchr(out, '\n') && !strchr(out, '\n')[1] ? 1 : 0, "-j: the document on one line");
+	rc = run("cpus", "-p", "--debugfs", FIX "/good", NULL);
+	check_json("'cpus' in d", "-p after the command: the same document", rc == 0);
+	tap_ok(strstr(out, "{\n  \"schema\": \"sched_shadow/v1\",\n") != NULL, "-p: indented");
+	rc = run("-p", "--debugfs", "/nonexistent", "status", NULL);
+	check_json("list(d)[:3] == ['schema', 'command', 'error'] and d['module_loaded'] is False",
+		   "-p status without the module: the error document, indented", rc == 2);
 
 	/* run -j -o FILE: CMD's failing status passes through, no {"error"} on stdout */
 	{
@@ -202,8 +283,20 @@ int main(void)
 		if (system(cmd))
 			tap_diag("copy failed");
 		rc = run("-j", "--debugfs", dbg, "run", "--no-bpf", "-o", rep, "--", "false", NULL);
-		tap_ok(rc == 1 && !out[0] && strstr(file_text(rep), "\"exit_status\": 1"),
+		tap_ok(rc == 1 && !out[0] && strstr(file_text(rep), "\"exit_status\":1"),
 		       "-j run -o FILE -- false: exit 1 (CMD's), the report in FILE, nothing on stdout");
+		rc = run("-j", "--debugfs", dbg, "run", "--no-bpf", "--repeat", "3", "-o", rep, "--",
+			 "true", NULL);
+		{
+			const char *t = file_text(rep);
+			int nl = 0;
+
+			for (const char *q = t; *q; q++)
+				nl += *q == '\n';
+			tap_ok(rc == 0 && nl == 3 && strstr(t, "\"repeat\":{\"index\":3,\"of\":3}"),
+			       "run --repeat 3 -j -o FILE: three documents, one per line, each with its "
+			       "repeat (%d lines)", nl);
+		}
 	}
 
 	/* one prefix on errors without -j */
@@ -249,7 +342,12 @@ int main(void)
 	}
 	tap_ok(wmax <= 80, "every usage text fits 80 columns (widest %d: %s)", wmax, widest);
 	rc = run("help", "nosuch", NULL);
-	tap_ok(rc == 64 && strstr(err, "unknown command 'nosuch'"), "help of an unknown command: 64");
+	tap_ok(rc == 64 && !strcmp(err, "sched-shadow help: unknown command 'nosuch'\n"
+				   "Try 'sched-shadow help'.\n"),
+	       "help of an unknown command: 64, and the hint is `help` (not `help help`)");
+	rc = run("-vv", "--debugfs", FIX "/good", "cpus", NULL);
+	tap_ok(rc == 0 && strstr(err, "sched-shadow: reading " FIX "/good/cpus\n"),
+	       "-vv (documented) is accepted, as -v twice");
 	rc = run("--version", NULL);
 	help = strdup(out);
 	tap_ok(rc == 0 && !strncmp(out, "sched-shadow " CLI_VERSION "\nfeatures:\n",

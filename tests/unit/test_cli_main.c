@@ -149,7 +149,7 @@ int main(void)
 	rc = run("cpus", NULL);
 	tap_ok(rc == 2 && strstr(err, "not loaded"), "$SCHED_SHADOW_DEBUGFS honoured, cpus exit 2");
 	rc = run("status", "--json", NULL);
-	tap_ok(rc == 2 && strstr(out, "\"module_loaded\": false"), "status --json without module still documents it");
+	tap_ok(rc == 2 && strstr(out, "\"module_loaded\":false"), "status --json without module still documents it");
 	check_json("status --json (no module) is valid JSON");
 	rc = run("status", "--prom", NULL);
 	tap_ok(rc == 2 && strstr(out, "\nsched_shadow_up 0\n"), "status --prom without module: sched_shadow_up 0");
@@ -170,8 +170,8 @@ int main(void)
 	       "unknown subcommand option: one error line with one prefix, then the hint");
 	tap_ok(run("cpus", "extra", NULL) == CLI_EXIT_USAGE, "stray argument");
 	tap_ok(run("cpus", "--json", "--prom", NULL) == CLI_EXIT_USAGE, "--json and --prom exclusive");
-	tap_ok(run("watch", "--json", NULL) == CLI_EXIT_USAGE && strstr(err, "has no JSON output"),
-	       "--json rejected where unsupported");
+	tap_ok(run("watch", "--json", NULL) == CLI_EXIT_USAGE && strstr(out, "has no JSON output") && !err[0],
+	       "--json rejected where unsupported: the error as JSON on stdout, nothing on stderr");
 	tap_ok(run("watch", "-i", "0", NULL) == CLI_EXIT_USAGE && strstr(err, "bad interval"), "watch -i 0");
 	tap_ok(run("watch", "-i", "abc", NULL) == CLI_EXIT_USAGE, "watch -i abc");
 	tap_ok(run("watch", "-i", "-1", NULL) == CLI_EXIT_USAGE, "watch -i -1");
@@ -213,8 +213,8 @@ int main(void)
 	tap_ok(rc == 0 && strstr(out, "lb audit:   not available (inactive:no_kretprobe_symbol)"),
 	       "status: inactive audit with reason from info");
 	rc = run("--debugfs", FIX "/good", "status", "--json", NULL);
-	tap_ok(rc == 0 && strstr(out, "\"schema\": \"sched_shadow/v1\"") &&
-	       strstr(out, "\"wrong\": 34"), "status --json: schema and verdicts");
+	tap_ok(rc == 0 && strstr(out, "\"schema\":\"sched_shadow/v1\"") &&
+	       strstr(out, "\"wrong\":34"), "status --json: schema and verdicts");
 	check_json("status --json is valid JSON");
 	rc = run("--debugfs", FIX "/good", "status", "--prom", NULL);
 	tap_ok(rc == 0 && strstr(out, "sched_shadow_up 1\n") &&
@@ -233,15 +233,41 @@ int main(void)
 	tap_ok(rc == 0 && strstr(out, "1024 = one nice-0 task") &&
 	       strstr(out, "cpu  online  nr_running") && count_lines(out, "  3       0") == 1,
 	       "cpus: units legend, aligned rows");
+	{
+		int w = 0, cols = 0;
+
+		for (char *p = out; *p; ) {
+			int n = strcspn(p, "\n");
+
+			w = n > w ? n : w;
+			p += n + (p[n] == '\n');
+		}
+		/* every column of the file is in one of the tables, under its name */
+		for (const char *c = "online nr_running h_nr_running movable load_avg runnable_avg "
+		     "util_avg weight capacity shadow shadow_avg shadow_fresh h_load samples div_mean "
+		     "div_max shadow_mean real_mean fresh_mean h_load_mean published discarded "
+		     "over_budget deferred pinned unknown work_cpus void"; *c; ) {
+			char name[32], pat[40];
+			int n = strcspn(c, " ");
+
+			snprintf(name, sizeof(name), "%.*s", n, c);
+			snprintf(pat, sizeof(pat), "  %s", name);
+			cols += strstr(out, pat) != NULL;
+			c += n + (c[n] == ' ');
+		}
+		tap_ok(w <= 100 && cols == 28 && count_lines(out, "cpu  ") == 4,
+		       "cpus (text): four tables of the 28 columns, cpu first, at most 100 columns "
+		       "(widest %d, %d columns found)", w, cols);
+	}
 	rc = run("cpus", "--debugfs", FIX "/good", "--json", NULL);
-	tap_ok(rc == 0 && strstr(out, "\"load_avg\": 1650") && strstr(out, "\"load_avg\": null"),
+	tap_ok(rc == 0 && strstr(out, "\"load_avg\":1650") && strstr(out, "\"load_avg\":null"),
 	       "cpus --json: numbers, '-' as null (--debugfs after the command)");
-	tap_ok(strstr(out, "\"h_load\": 1019") && strstr(out, "\"shadow_fresh\": 1210") &&
-	       strstr(out, "\"h_load\": null") && strstr(out, "\"h_load_mean\": 1012"),
+	tap_ok(strstr(out, "\"h_load\":1019") && strstr(out, "\"shadow_fresh\":1210") &&
+	       strstr(out, "\"h_load\":null") && strstr(out, "\"h_load_mean\":1012"),
 	       "cpus --json: h_load, shadow_fresh and their means");
 	check_json("cpus --json is valid JSON");
 	rc = run("--debugfs", FIX "/good", "groups", "--json", NULL);
-	tap_ok(rc == 0 && strstr(out, "\"path\": \"/bench group\"") && strstr(out, "\"se_weight\": null"),
+	tap_ok(rc == 0 && strstr(out, "\"path\":\"/bench group\"") && strstr(out, "\"se_weight\":null"),
 	       "groups --json: unescaped path, null se_weight");
 	check_json("groups --json is valid JSON");
 	rc = run("--debugfs", FIX "/good", "groups", "--prom", NULL);
@@ -250,13 +276,13 @@ int main(void)
 	rc = run("--debugfs", FIX "/good", "lb", NULL);
 	tap_ok(rc == 0 && strstr(out, "MC      idle     kernel     120") != NULL, "lb text aligned");
 	rc = run("--debugfs", FIX "/good", "lb", "--json", NULL);
-	tap_ok(rc == 0 && strstr(out, "\"available\": true") && strstr(out, "\"agree\": 117"), "lb --json");
+	tap_ok(rc == 0 && strstr(out, "\"available\":true") && strstr(out, "\"agree\":117"), "lb --json");
 	check_json("lb --json is valid JSON");
 	rc = run("--debugfs", FIX "/good", "lb_attempts", NULL);
 	tap_ok(rc == 0 && strstr(out, "wrong    overloaded") && strstr(out, "unexplained"),
 	       "lb_attempts text: verdict and reason columns");
 	rc = run("--debugfs", FIX "/good", "lb_attempts", "--json", NULL);
-	tap_ok(rc == 0 && strstr(out, "\"reason\": \"overloaded\"") && strstr(out, "\"redos\": 14"),
+	tap_ok(rc == 0 && strstr(out, "\"reason\":\"overloaded\"") && strstr(out, "\"redos\":14"),
 	       "lb_attempts --json: reason is a string, counts are numbers");
 	check_json("lb_attempts --json is valid JSON");
 	rc = run("--debugfs", FIX "/good", "lb_attempts", "--prom", NULL);
@@ -269,7 +295,7 @@ int main(void)
 	tap_ok(rc == 0 && strstr(out, "lb audit: not available (inactive:no_kretprobe_symbol)"),
 	       "lb with audit inactive: reason, exit 0");
 	rc = run("--debugfs", FIX "/noaudit", "lb", "--json", NULL);
-	tap_ok(rc == 0 && strstr(out, "\"available\": false") && strstr(out, "\"lb\": null"),
+	tap_ok(rc == 0 && strstr(out, "\"available\":false") && strstr(out, "\"lb\":null"),
 	       "lb --json with audit inactive");
 	check_json("lb --json (inactive) is valid JSON");
 	rc = run("--debugfs", FIX "/noaudit", "lb", "--prom", NULL);

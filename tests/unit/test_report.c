@@ -7,11 +7,14 @@
  *  - `run --json` against the fixture debugfs tree, then `report --json`
  *    of that file: byte-identical; `report` (text) equal to `run`'s text
  *    but for the wall time;
- *  - `report --json` of two recorded demo runs (fixtures/report/):
- *    byte-identical (every section, BPF histograms, the bench's result);
- *  - `compare --json` of those: every number recomputed from the two run
- *    reports by an independent python3 script (compare_oracle.py);
- *    `compare` text and --markdown: one row per fact, the same cells;
+ *  - `report -j` of the demo's recorded runs (docs/examples/, three a
+ *    side, one document a line): byte-identical (every section, BPF
+ *    histograms, the bench's result);
+ *  - `compare --json` of those: every run's number, each row's median,
+ *    min and max and its call recomputed from the run reports by an
+ *    independent python3 script (compare_oracle.py), also for 3 runs
+ *    against 2 made to differ; `compare` text and --markdown: one row per
+ *    fact, the same cells;
  *  - errors: a file that is not JSON, the JSON of another command, a
  *    missing file, wrong argument counts: one line each, exit 1 or 64.
  */
@@ -101,6 +104,15 @@ static void write_file(const char *path, const char *text)
 	}
 }
 
+static int lines_with(const char *s, const char *prefix)
+{
+	int n = 0;
+
+	for (const char *p = s; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		n += !strncmp(p, prefix, strlen(prefix));
+	return n;
+}
+
 static int lines(const char *s)
 {
 	int n = 0;
@@ -188,7 +200,7 @@ static void test_parser(void)
 
 int main(void)
 {
-	char path[256], a[256], b[256], cmp[256], cmd[1024], dbg[256], *text;
+	char path[256], a[256], b[256], cmp[300], cmd[4096], dbg[256], *text;
 	int rc;
 
 	tap_begin("report");
@@ -208,13 +220,13 @@ int main(void)
 	rc = run("run", "--debugfs", dbg, "--no-bpf", "--label", "fx", "--note", "a note", "--json",
 		 "--", "true", NULL);
 	write_file(path, out);
-	if (!tap_ok(rc == 0 && strstr(out, "\"label\": \"fx\"") && strstr(out, "\"note\": \"a note\""),
+	if (!tap_ok(rc == 0 && strstr(out, "\"label\":\"fx\"") && strstr(out, "\"note\":\"a note\""),
 		    "run --json --label --note: exit 0, both in the report"))
 		tap_diag("rc %d: %s", rc, err);
 	/* the wasted section of the fixture tree (fixtures/cli/good/wasted*) */
-	tap_ok(strstr(out, "\"policy_top\": {") && strstr(out, "\"policy\": \"DIE.missed/local_load\"") &&
-	       strstr(out, "\"wait_ms\": 300") && strstr(out, "\"balancer_ms\": 100") &&
-	       strstr(out, "\"capacity_ms\": 200") && strstr(out, "\"wasted_ms\": 7970.123"),
+	tap_ok(strstr(out, "\"policy_top\":{") && strstr(out, "\"policy\":\"DIE.missed/local_load\"") &&
+	       strstr(out, "\"wait_ms\":300") && strstr(out, "\"balancer_ms\":100") &&
+	       strstr(out, "\"capacity_ms\":200") && strstr(out, "\"wasted_ms\":7970.123"),
 	       "run --json: the wasted section (headline policy, the command's wait split, the tables)");
 	rc = run("report", "--json", path, NULL);
 	tap_ok(rc == 0 && !strcmp(out, read_file(path)),
@@ -223,8 +235,11 @@ int main(void)
 	tap_ok(rc == 0 && strstr(out, "an allowed CPU idle: the balancer's") &&
 	       strstr(out, "100 (33%)") && strstr(out, "all allowed busy: capacity, shares") &&
 	       strstr(out, "200 (67%)") && strstr(out, "DIE.missed/local_load 7960") &&
-	       strstr(out, "second minus first: the balancer's share") && strstr(out, "+0"),
-	       "compare: the wait split of the command, wasted-core time and the policy that wasted it");
+	       strstr(out, "second minus first: total +0, the balancer's share +0, capacity and "
+		       "shares +0 (task-ms)") &&
+	       strstr(out, "the extra wait is: not called: one run per side"),
+	       "compare: the wait split of the command, wasted-core time and the policy that wasted it; "
+	       "one run per side: the difference not called");
 	rc = run("run", "--debugfs", dbg, "--no-bpf", "--label", "fx", "--note", "a note", "--",
 		 "true", NULL);
 	text = strdup(out);
@@ -239,17 +254,18 @@ int main(void)
 	       strstr(out, "sched_shadow_run_source_available{source=\"module\"} 1"),
 	       "report --prom: the lb families and the sources");
 
-	/* two recorded demo runs: root and nested */
-	snprintf(a, sizeof(a), FIX "/report/run-root.json");
-	snprintf(b, sizeof(b), FIX "/report/run-nested.json");
-	rc = run("report", "--json", a, NULL);
-	tap_ok(rc == 0 && !strcmp(out, read_file(a)),
-	       "report --json of the recorded root run is byte-identical (%zu bytes)", strlen(out));
-	rc = run("report", "--json", b, NULL);
+	/* the demo's recorded runs (make demo DEMO_DOCS=1): three root, three nested */
+	snprintf(a, sizeof(a), "docs/examples/demo-root.json");
+	snprintf(b, sizeof(b), "docs/examples/demo-nested.json");
+	rc = run("report", "-j", a, NULL);
+	tap_ok(rc == 0 && !strcmp(out, read_file(a)) && lines(out) == 3,
+	       "report -j of the recorded root runs (3 documents, one a line) is byte-identical (%zu bytes)",
+	       strlen(out));
+	rc = run("report", "-j", b, NULL);
 	tap_ok(rc == 0 && !strcmp(out, read_file(b)),
-	       "report --json of the recorded nested run is byte-identical (%zu bytes)", strlen(out));
+	       "report -j of the recorded nested runs is byte-identical (%zu bytes)", strlen(out));
 	rc = run("report", b, NULL);
-	tap_ok(rc == 0 && strstr(out, "sched-shadow run report: nested") &&
+	tap_ok(rc == 0 && strstr(out, "sched-shadow run report: nested\n") &&
 	       strstr(out, "== the command's own result (") && strstr(out, "wakeup latency (us;") &&
 	       strstr(out, "== wakeup latency per cgroup (BPF) ==") &&
 	       strstr(out, "== /proc/schedstat load-balance deltas"),
@@ -258,22 +274,77 @@ int main(void)
 	snprintf(cmp, sizeof(cmp), "%s/compare.json", tmpdir);
 	rc = run("compare", "--json", a, b, NULL);
 	write_file(cmp, out);
-	tap_ok(rc == 0 && strstr(out, "\"command\": \"compare\""), "compare --json: exit 0");
+	tap_ok(rc == 0 && strstr(out, "\"command\":\"compare\""), "compare --json: exit 0");
 	if (system("python3 -c '' >/dev/null 2>&1")) {
 		tap_skip("compare --json equals an independent computation", "python3 not found");
 	} else {
 		char res[256];
 		FILE *p;
 
-		snprintf(cmd, sizeof(cmd), "python3 tests/unit/compare_oracle.py %s %s %s 2>&1", a, b, cmp);
+		snprintf(cmd, sizeof(cmd), "python3 tests/unit/compare_oracle.py %s %s -- %s 2>&1", cmp, a, b);
 		p = popen(cmd, "r");
 		res[0] = 0;
 		while (p && fgets(res, sizeof(res), p))
 			if (strncmp(res, "mismatch", 8) == 0)
 				tap_diag("%s", res);
 		rc = p ? pclose(p) : -1;
-		tap_ok(rc == 0, "compare --json: every number equals compare_oracle.py's from the "
-		       "run reports (%s)", strtok(res, "\n") ? res : "no output");
+		tap_ok(rc == 0, "compare --json of 3 runs against 3: every number equals "
+		       "compare_oracle.py's from the run reports (%s)", strtok(res, "\n") ? res : "no output");
+	}
+	/*
+	 * Repeats: three root runs against two nested ones (variants of the
+	 * recorded runs: the nested p99 twice the root's, the requests/s of
+	 * the two sides overlapping), as files on each side of --, and as one
+	 * file of several documents per side: the same comparison.
+	 */
+	if (system("python3 -c '' >/dev/null 2>&1")) {
+		tap_skip("compare of repeats", "python3 not found");
+	} else {
+		char res[256], rs[6][300], j1[160], j2[160];
+		FILE *p;
+
+		for (int k = 0; k < 5; k++)
+			snprintf(rs[k], sizeof(rs[k]), "%s/%s%d.json", tmpdir, k < 3 ? "r" : "n", k < 3 ? k + 1 : k - 2);
+		snprintf(cmd, sizeof(cmd), "python3 -c 'import json, sys\n"
+			 "a, b, d = [json.loads(open(f).readline()) for f in sys.argv[1:3]] + [sys.argv[3]]\n"
+			 "p99, rps = a[\"result\"][\"document\"][\"latency_us\"][\"p99\"], a[\"result\"][\"document\"][\"rps\"]\n"
+			 "for name, base, f, g in ((\"r1\", a, 1.0, 1.0), (\"r2\", a, 1.02, 1.3), (\"r3\", a, 0.98, 0.7),\n"
+			 "                         (\"n1\", b, 2.0, 1.1), (\"n2\", b, 2.1, 0.9)):\n"
+			 "    base[\"result\"][\"document\"][\"latency_us\"][\"p99\"] = int(p99 * f)\n"
+			 "    base[\"result\"][\"document\"][\"rps\"] = rps * g\n"
+			 "    json.dump(base, open(d + \"/\" + name + \".json\", \"w\"))\n"
+			 "    open(d + \"/\" + name[0] + \"-all.json\", \"a\").write(json.dumps(base) + \"\\n\")\n' %s %s %s",
+			 a, b, tmpdir);
+		rc = system(cmd);
+		snprintf(j1, sizeof(j1), "%s/r-all.json", tmpdir);
+		snprintf(j2, sizeof(j2), "%s/n-all.json", tmpdir);
+		rc |= run("compare", "--json", rs[0], rs[1], rs[2], "--", rs[3], rs[4], NULL);
+		write_file(cmp, out);
+		snprintf(cmd, sizeof(cmd), "python3 tests/unit/compare_oracle.py %s %s %s %s -- %s %s 2>&1",
+			 cmp, rs[0], rs[1], rs[2], rs[3], rs[4]);
+		p = popen(cmd, "r");
+		res[0] = 0;
+		while (p && fgets(res, sizeof(res), p))
+			if (strncmp(res, "mismatch", 8) == 0)
+				tap_diag("%s", res);
+		rc |= p ? pclose(p) : -1;
+		tap_ok(rc == 0 && strstr(res, "higher") && strstr(res, "within noise"),
+		       "compare --json of 3 runs against 2: each run's values, median, min, max and the "
+		       "calls equal compare_oracle.py's (%s)", strtok(res, "\n") ? res : "no output");
+		rc = run("compare", rs[0], rs[1], rs[2], "--", rs[3], rs[4], NULL);
+		text = strdup(out);
+		rc |= run("compare", j1, j2, NULL);
+		tap_ok(rc == 0 && text && !strcmp(text, out),
+		       "... the same side by side from one file of three documents and one of two");
+		free(text);
+		tap_ok(rc == 0 && strstr(out, "runs: 3 and 2; a cell of several runs is their median [min..max]") &&
+		       strstr(out, " difference\n") && strstr(out, "within noise") &&
+		       strstr(out, "p99 ") && strstr(out, "(+10"),
+		       "compare (text) of repeats: the runs line, medians with ranges, the difference column");
+		rc = run("report", j1, NULL);
+		tap_ok(rc == 0 && strstr(out, "sched-shadow run report: root\n") &&
+		       lines_with(out, "sched-shadow run report: ") == 3,
+		       "report of a file of three runs: three reports");
 	}
 	rc = run("compare", a, b, NULL);
 	text = strdup(out);
@@ -294,23 +365,30 @@ int main(void)
 		for (char *p = strstr(text ? text : "", "cgroup of the command"); p && *p;
 		     p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
 			txt_rows += *p != '\n' && *p != '\0';
-		tap_ok(rc == 0 && strstr(out, "| | root | nested |\n|---|---:|---:|") &&
+		tap_ok(rc == 0 && strstr(out, "| | root | nested | difference |\n|---|---:|---:|---:|") &&
 		       md_rows == txt_rows + 1,
 		       "compare --markdown: one table, a row per text line (%d and %d)", md_rows,
 		       txt_rows);
 	}
 	free(text);
 
-	/* the model's agreement, when the module's info has it */
-	snprintf(path, sizeof(path), "%s/agree.json", tmpdir);
-	snprintf(cmd, sizeof(cmd), "sed 's/\"lb_unexplained_wrong\": /\"lb_model_agree\": \"950\", "
-		 "\"lb_model_disagree\": \"12\", \"lb_unexplained_wrong\": /' %s > %s", b, path);
+	/* the model's agreement, when the module's info has it (the examples' does) */
+	snprintf(path, sizeof(path), "%s/noagree.json", tmpdir);
+	snprintf(cmd, sizeof(cmd), "python3 -c 'import json, sys\n"
+		 "for l in open(sys.argv[1]):\n"
+		 "    d = json.loads(l); i = d[\"module\"][\"info\"]; i[\"lb_model_agree\"] = \"950\"; "
+		 "i[\"lb_model_disagree\"] = \"12\"; print(json.dumps(d))' %s > %s.agree && "
+		 "python3 -c 'import json, sys\n"
+		 "for l in open(sys.argv[1]):\n"
+		 "    d = json.loads(l); [d[\"module\"][\"info\"].pop(k) for k in (\"lb_model_agree\", "
+		 "\"lb_model_disagree\")]; print(json.dumps(d))' %s > %s", b, path, b, path);
 	rc = system(cmd);
-	rc |= run("compare", a, path, NULL);
+	snprintf(cmp, sizeof(cmp), "%s.agree", path);
+	rc |= run("compare", a, cmp, NULL);
 	tap_ok(rc == 0 && strstr(out, "model agrees/disagrees with the kernel's pick") &&
-	       strstr(out, "950/12"),
+	       strstr(out, "950/12 [950..950]"),
 	       "compare: the model's agreement (info lb_model_agree/disagree) when a run has it");
-	rc = run("compare", a, b, NULL);
+	rc = run("compare", path, path, NULL);
 	tap_ok(rc == 0 && !strstr(out, "model agrees"), "... and no such row when neither has it");
 
 	/* errors */

@@ -43,6 +43,7 @@ enum {
 	CLI_EXIT_OK		= 0,
 	CLI_EXIT_FAIL		= 1,	/* runtime error (I/O, parse, gnuplot failed) */
 	CLI_EXIT_NOMODULE	= 2,	/* module not loaded / debugfs not mounted */
+	CLI_EXIT_NOCPUCG	= 2,	/* --cgroup PATH cannot get the cpu controller */
 	CLI_EXIT_NOTOOL		= 3,	/* external tool (gnuplot) or build feature missing */
 	CLI_EXIT_USAGE		= 64,	/* bad command line (sysexits EX_USAGE) */
 };
@@ -59,9 +60,11 @@ struct cli_global {
 	const char *debugfs;		/* --debugfs DIR, $SCHED_SHADOW_DEBUGFS, or default */
 	int verbose;			/* -v: files read and written, libbpf's messages */
 	int json;			/* -j/--json or -p/--pretty (global or the command's) */
+	int pretty;			/* -p/--pretty: JSON indented (else one line per document) */
 	const char *cmd;		/* the command running, for messages */
 	char last_err[512];		/* the last error said, for {"error": ...} under -j */
 	int doc_written;		/* the command wrote its document (to a file: run -o) */
+	int err_pending;		/* cli_err since: under -j an {"error"} document too */
 };
 extern struct cli_global cli;
 
@@ -108,10 +111,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /*
  * One-line "sched-shadow CMD: ..." error on stderr, the one prefix every
- * message has.  Under -j the last one also becomes the {"error": ...}
- * object on stdout when the command fails without writing a document.
+ * message has.  Under -j it is not printed: the last one becomes the
+ * error member of the {"schema", "command", "error"} document main()
+ * prints on stdout when the command fails.
  */
 void cli_err(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/*
+ * A warning (the command goes on): "sched-shadow CMD: ..." on stderr,
+ * except under -j, where stdout carries JSON only and the document
+ * itself says what was missing (bpftool's p_info).
+ */
+void cli_warn(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Strict number parsing for options: whole string, no junk, in range. */

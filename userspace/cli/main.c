@@ -7,8 +7,9 @@
  * option table (options.h).  `help` prints the command list or one
  * command's usage, and generates the man page's command sections and the
  * bash completion from the same tables; `version` lists the build's
- * features.  Under -j a command that fails without writing a JSON
- * document prints {"error": "..."} (bpftool's convention).  This file
+ * features.  Under -j a command that fails prints one JSON document
+ * {"schema", "command", "error"} on stdout and nothing on stderr
+ * (bpftool's convention).  This file
  * also holds the small helpers every command shares.
  */
 #include <errno.h>
@@ -80,10 +81,12 @@ static const struct cli_cmd cli_cmds[] = {
 /* The global options, as a table for usage, man page and completion. */
 static const struct cli_opt main_opts[] = {
 	{ 'j', "json", CLI_VAL_NONE, NULL,
-	  "JSON output for every command that has it; on failure {\"error\": \"...\"}", NULL },
-	{ 'p', "pretty", CLI_VAL_NONE, NULL, "same as -j (JSON is always indented)", NULL },
+	  "JSON output for every command that has it, one line per document; on failure "
+	  "{\"schema\", \"command\", \"error\"} on stdout and nothing on stderr", NULL },
+	{ 'p', "pretty", CLI_VAL_NONE, NULL, "JSON output, indented (implies -j)", NULL },
 	{ 'v', "verbose", CLI_VAL_NONE, NULL,
-	  "say on stderr which module files are read and written, and libbpf's messages", NULL },
+	  "say on stderr which module files are read and written, and libbpf's warnings; "
+	  "-vv: its debug lines too", NULL },
 	{ 'V', "version", CLI_VAL_NONE, NULL, "the version and the build's features", NULL },
 	{ CLI_KEY_LONG, "debugfs", CLI_VAL_DIR, "DIR",
 	  "the module's debugfs directory (default /sys/kernel/debug/sched_shadow, or $"
@@ -116,7 +119,8 @@ static void main_usage(FILE *f)
 	fprintf(f, "\nglobal options:\n");
 	cli_spec_options(&main_spec, f);
 	fprintf(f, "\nexit status: 0 success, 1 failure, 2 module not loaded or debugfs not\n"
-		"available, 3 a tool or build feature missing, 64 usage error; run: CMD's.\n");
+		"available, or no cpu controller for --cgroup, 3 a tool or build feature\n"
+		"missing, 64 usage error; run: CMD's.\n");
 }
 
 void cli_err(const char *cmd, const char *fmt, ...)
@@ -126,19 +130,45 @@ void cli_err(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(cli.last_err, sizeof(cli.last_err), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s%s%s: %s\n", CLI_NAME, cmd ? " " : "", cmd ? cmd : "", cli.last_err);
+	cli.err_pending = 1;
+	/* under -j the error is the {"error"} document on stdout, and only that */
+	if (!cli.json)
+		fprintf(stderr, "%s%s%s: %s\n", CLI_NAME, cmd ? " " : "", cmd ? cmd : "",
+			cli.last_err);
+}
+
+void cli_warn(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cli.json)
+		return;
+	fprintf(stderr, "%s%s%s: ", CLI_NAME, cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* "Try 'sched-shadow help CMD'." (help's own errors: "Try 'sched-shadow help'.") */
+static int usage_error_v(const char *cmd, const char *hint, const char *fmt, va_list ap)
+{
+	vsnprintf(cli.last_err, sizeof(cli.last_err), fmt, ap);
+	if (!cli.json)
+		fprintf(stderr, "%s%s%s: %s\nTry '%s help%s%s'.\n", CLI_NAME, cmd ? " " : "",
+			cmd ? cmd : "", cli.last_err, CLI_NAME, hint ? " " : "", hint ? hint : "");
+	return CLI_EXIT_USAGE;
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(cli.last_err, sizeof(cli.last_err), fmt, ap);
+	rc = usage_error_v(cmd, cmd && strcmp(cmd, "help") ? cmd : NULL, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s%s%s: %s\nTry '%s help%s%s'.\n", CLI_NAME, cmd ? " " : "",
-		cmd ? cmd : "", cli.last_err, CLI_NAME, cmd ? " " : "", cmd ? cmd : "");
-	return CLI_EXIT_USAGE;
+	return rc;
 }
 
 int cli_options(const struct cli_spec *spec, int argc, char **argv,
@@ -149,8 +179,10 @@ int cli_options(const struct cli_spec *spec, int argc, char **argv,
 	char err[400];
 	int i = cli_parse_options(spec, argc, argv, fn, ctx, &c, err, sizeof(err));
 
-	if (i >= 0 && c.json)
+	if (c.json)		/* also when parsing failed after it: the error as JSON */
 		cli.json = 1;
+	if (c.pretty)
+		cli.pretty = 1;
 	if (i < 0) {
 		cli_usage_error(spec->name, "%s", err);
 		return CLI_OPTS_ERROR;
@@ -319,7 +351,7 @@ static void bash_completion(FILE *f)
 		"\t\telif [[ $cur == -* ]]; then\n"
 		"\t\t\tmapfile -t COMPREPLY < <(compgen -W '");
 	cli_spec_words(&main_spec, f);
-	fprintf(f, " --help' -- \"$cur\")\n"
+	fprintf(f, "' -- \"$cur\")\n"
 		"\t\telse\n"
 		"\t\t\tmapfile -t COMPREPLY < <(compgen -W '");
 	for (size_t i = 0; i < CLI_NCMDS; i++)
@@ -360,7 +392,9 @@ static void bash_completion(FILE *f)
 		"\telif [[ -n $diropts && $prev == @($diropts) ]]; then\n"
 		"\t\tmapfile -t COMPREPLY < <(compgen -d -- \"$cur\")\n"
 		"\telif [[ -n $cgopts && $prev == @($cgopts) ]]; then\n"
-		"\t\tmapfile -t COMPREPLY < <(cd /sys/fs/cgroup 2>/dev/null && compgen -d -- \"${cur#/}\")\n"
+		"\t\tlocal lead=${cur%%%%[!/]*}\n"
+		"\t\tmapfile -t COMPREPLY < <(cd /sys/fs/cgroup 2>/dev/null && compgen -d -- \"${cur#\"$lead\"}\" |\n"
+		"\t\t\tsed \"s|^|$lead|\")\n"
 		"\telif [[ $cur == -* || $operand == cmdline ]]; then\n"
 		"\t\tmapfile -t COMPREPLY < <(compgen -W \"$words\" -- \"$cur\")\n"
 		"\telif [[ $operand == command ]]; then\n"
@@ -426,7 +460,7 @@ static int cmd_version(int argc, char **argv)
 	if (fmt == CLI_FMT_JSON) {
 		struct json_writer w;
 
-		json_init(&w, stdout, 1);
+		json_init(&w, stdout, cli.pretty);
 		json_obj_begin(&w);
 		json_kv_str(&w, "schema", CLI_JSON_SCHEMA);
 		json_kv_str(&w, "command", "version");
@@ -482,16 +516,21 @@ int cli_main(int argc, char **argv)
 
 			return cmd_version(1, vargv);
 		} else if (!strcmp(a, "--debugfs")) {
-			if (i + 1 >= argc || !*argv[i + 1])
-				return cli_usage_error(NULL, "--debugfs needs a directory");
+			if (i + 1 >= argc || !*argv[i + 1]) {
+				rc = cli_usage_error(NULL, "--debugfs needs a directory");
+				goto out;
+			}
 			cli.debugfs = argv[++i];
 		} else if (!strncmp(a, "--debugfs=", 10) && a[10]) {
 			cli.debugfs = a + 10;
-		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+		} else if (!strcmp(a, "--verbose")) {
 			cli.verbose++;
-		} else if (!strcmp(a, "-j") || !strcmp(a, "--json") || !strcmp(a, "-p") ||
-			   !strcmp(a, "--pretty")) {
+		} else if (a[1] == 'v' && strspn(a + 1, "v") == strlen(a + 1)) {
+			cli.verbose += strlen(a + 1);	/* -v, -vv */
+		} else if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
 			cli.json = 1;
+		} else if (!strcmp(a, "-p") || !strcmp(a, "--pretty")) {
+			cli.json = cli.pretty = 1;
 		} else {
 			rc = cli_usage_error(NULL, "unknown option '%s'", a);
 			goto out;
@@ -503,7 +542,8 @@ int cli_main(int argc, char **argv)
 		lat_set_verbose(cli.verbose);
 	}
 	if (i >= argc) {
-		main_usage(stderr);
+		if (!cli.json)
+			main_usage(stderr);
 		rc = CLI_EXIT_USAGE;
 		snprintf(cli.last_err, sizeof(cli.last_err), "no command given");
 		goto out;
@@ -518,11 +558,15 @@ int cli_main(int argc, char **argv)
 out:
 	fflush(stdout);
 	docs = json_stdout_documents();
-	if (rc != CLI_EXIT_OK && cli.json && !docs && !cli.doc_written) {
+	/* a failure under -j: its error document, also after a document written before it */
+	if (rc != CLI_EXIT_OK && cli.json && ((!docs && !cli.doc_written) || cli.err_pending)) {
 		struct json_writer w;
 
-		json_init(&w, stdout, 1);
+		/* the same members first in every command: schema, command, error */
+		json_init(&w, stdout, cli.pretty);
 		json_obj_begin(&w);
+		json_kv_str(&w, "schema", CLI_JSON_SCHEMA);
+		json_kv_str(&w, "command", cli.cmd);
 		json_kv_str(&w, "error", cli.last_err[0] ? cli.last_err : "failed");
 		json_obj_end(&w);
 		json_end(&w);

@@ -16,9 +16,9 @@ enum {
 const struct cli_opt cli_opt_debugfs = { KEY_DEBUGFS, "debugfs", CLI_VAL_DIR, "DIR",
 	"the module's debugfs directory (default /sys/kernel/debug/sched_shadow)", NULL };
 const struct cli_opt cli_opt_json = { 'j', "json", CLI_VAL_NONE, NULL,
-	"JSON output (schema sched_shadow/v1; on failure {\"error\": ...})", NULL };
+	"JSON output, one line (schema sched_shadow/v1; on failure {\"schema\", \"command\", \"error\"})", NULL };
 const struct cli_opt cli_opt_pretty = { 'p', "pretty", CLI_VAL_NONE, NULL,
-	"JSON output, indented (as -j: JSON is always indented)", NULL };
+	"JSON output, indented", NULL };
 const struct cli_opt cli_opt_prom = { KEY_PROM, "prom", CLI_VAL_NONE, NULL,
 	"Prometheus text exposition", NULL };
 const struct cli_opt cli_opt_help = { 'h', "help", CLI_VAL_NONE, NULL, "this help", NULL };

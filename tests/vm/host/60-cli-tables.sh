@@ -84,20 +84,25 @@ def table(path):
 def unesc(p):
     return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), p)
 
-def text_rows(path, hdr):
-    """the CLI's text table: the line that names the columns, then every
-    line with that many fields (the units line has fewer)"""
-    rows, names = [], None
+def text_rows(path, hdr, joined):
+    """the CLI's text tables: a line of column names (each one of the
+    file's) names the columns of the lines after it with that many fields
+    (the units line and the titles have fewer); cpus is printed as several
+    tables, each starting with cpu (joined: their rows are joined by it)"""
+    rows, names, cur, n = {}, [], None, 0
     for l in open(path):
         if l.startswith("#") or not l.strip():
             continue
         t = l.split()
-        if names is None:
-            names = t
+        if t[0] == hdr[0] and all(c in hdr for c in t):
+            cur = t
+            names += [c for c in t if c not in names]
+            n = 0
             continue
-        if len(t) == len(names):
-            rows.append(dict(zip(names, t)))
-    return names, rows
+        if cur is not None and len(t) == len(cur):
+            rows.setdefault(t[0] if joined else n, {}).update(zip(cur, t))
+            n += 1
+    return names, list(rows.values())
 
 def key(tbl, r):
     return {"cpus": lambda r: r["cpu"], "groups": lambda r: (r["cpu"], r["cgid"]),
@@ -119,7 +124,7 @@ for tbl in ("cpus", "groups", "lb"):
     want = {key(tbl, r): r for r in rows}
     # text
     bad = []
-    names, trows = text_rows("%s/out/%s.txt" % (d, tbl), hdr)
+    names, trows = text_rows("%s/out/%s.txt" % (d, tbl), hdr, tbl == "cpus")
     if names != hdr:
         bad.append("columns %s" % names)
     got = {key(tbl, r): r for r in trows} if names == hdr else {}

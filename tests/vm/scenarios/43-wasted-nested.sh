@@ -76,7 +76,7 @@ diag "wait split of the bench: root balancer $ri ms, capacity/shares $rb ms; nes
 awk -v a="$ri" -v b="$rb" -v c="$ni" -v d="$nb" 'BEGIN { exit !(a + b > 0 && c + d > 0) }'
 check $? "wasted nested: the bench waited in both cases (root $ri + $rb, nested $ni + $nb ms)"
 # `run` tracks its command: the report's wasted section has the command's split
-taskset 3f "$CLI" run --json --no-bpf -- burn -t 8 -s 0 -d 2 -q > /tmp/w43run.json 2>/tmp/w43run.err
+taskset 3f "$CLI" run --pretty --no-bpf -- burn -t 8 -s 0 -d 2 -q > /tmp/w43run.json 2>/tmp/w43run.err
 awk '/"command": \{/ { f = 1 } f && /"wait_ms"|"balancer_ms"|"capacity_ms"|"unknown_ms"/ { gsub(/[",]/, ""); v[$1] = $2 } f && /\}/ { f = 0 }
 	END { printf "%s %s %s %s\n", v["wait_ms:"], v["balancer_ms:"], v["capacity_ms:"], v["unknown_ms:"] }' /tmp/w43run.json > /tmp/w43run.split
 read -r rw rb rc ru < /tmp/w43run.split

@@ -21,7 +21,7 @@ BENCH="-r 3 -m 2 -t 3 -c 200 -s 2000"
 run_case() {	# run_case NAME [run options...]
 	local name=$1 rc
 	shift
-	"$CLI" run "$@" --json -- sh -c "exec $CLI bench $BENCH --json > /tmp/bench-$name.json" \
+	"$CLI" run "$@" --pretty -- sh -c "exec $CLI bench $BENCH --json > /tmp/bench-$name.json" \
 		> /tmp/run-$name.json 2> /tmp/run-$name.err
 	rc=$?
 	check $rc "cli run ($name): run -- bench exits 0"

@@ -12,7 +12,8 @@
 #include "cli/fmt.h"
 #include "cli/commands/bench_args.h"
 
-enum { BENCH_OPT_CGROUP = CLI_KEY_LONG, BENCH_OPT_WEIGHT, BENCH_OPT_WORKERS, BENCH_OPT_BURN, BENCH_OPT_SLEEP, BENCH_OPT_DURATION };
+enum { BENCH_OPT_CGROUP = CLI_KEY_LONG, BENCH_OPT_WEIGHT, BENCH_OPT_WORKERS, BENCH_OPT_BURN, BENCH_OPT_SLEEP, BENCH_OPT_DURATION,
+       BENCH_OPT_ALLOW_NOCPU };
 
 static const struct cli_opt bench_option_table[] = {
 	{ 'm', "message-threads", CLI_VAL_WORD, "N", "message threads (default 2)", NULL },
@@ -21,7 +22,10 @@ static const struct cli_opt bench_option_table[] = {
 	{ 's', "sleeptime", CLI_VAL_WORD, "US", "message thread sleep between rounds, us (default 1000)", NULL },
 	{ 'r', "runtime", CLI_VAL_WORD, "SECONDS", "run time (default 5; fractions allowed)", NULL },
 	{ BENCH_OPT_CGROUP, "cgroup", CLI_VAL_CGROUP, "PATH",
-	  "run inside cgroup v2 PATH (created, removed at exit)", NULL },
+	  "run inside cgroup v2 PATH (created, removed at exit; refused, exit 2, when the cpu "
+	  "controller cannot be enabled down to it)", NULL },
+	{ BENCH_OPT_ALLOW_NOCPU, "allow-no-cpu-controller", CLI_VAL_NONE, NULL,
+	  "run in the --cgroup even without the cpu controller (the JSON says so)", NULL },
 	{ BENCH_OPT_WEIGHT, "weight", CLI_VAL_WORD, "N", "cpu.weight of that cgroup (1-10000)", NULL },
 	/* the names before schbench's letters: still accepted */
 	{ BENCH_OPT_WORKERS, "workers", CLI_VAL_WORD, "N", NULL, NULL },
@@ -96,6 +100,9 @@ static int bench_opt(void *ctx, int key, const char *val, char *err, size_t errl
 	int bad;
 
 	switch (key) {
+	case BENCH_OPT_ALLOW_NOCPU:
+		o->allow_no_cpu = 1;
+		return 0;
 	case 'm':
 		bad = parse_long(val, 1, BENCH_MAX_THREADS, &o->msg_threads);
 		break;
@@ -146,15 +153,20 @@ int bench_parse_args(int argc, char **argv, struct bench_opts *o,
 
 	bench_opts_default(o);
 	i = cli_parse_options(&bench_spec, argc, argv, bench_opt, o, &common, err, errlen);
+	o->json = common.json;
+	o->pretty = common.pretty;
 	if (i < 0)
 		return -1;
 	if (common.help) {
 		bench_usage(stdout);
 		return 1;
 	}
-	o->json = common.json;
 	if (i < argc) {
 		fmt_into(err, errlen, "unexpected argument '%s'", argv[i]);
+		return -1;
+	}
+	if (o->allow_no_cpu && !o->cgroup) {
+		fmt_into(err, errlen, "--allow-no-cpu-controller goes with --cgroup PATH");
 		return -1;
 	}
 	if (o->weight && !o->cgroup) {

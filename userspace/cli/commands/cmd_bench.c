@@ -22,7 +22,8 @@ static void bench_print_text(const struct bench_opts *o, const struct bench_resu
 	if (o->cgroup)
 		printf("cgroup %s (id %llu)%s%s\n", cg->rel, (unsigned long long)cg->cgid,
 		       cg->weight_applied ? ", cpu.weight " : "",
-		       cg->weight_applied ? "set" : "");
+		       cg->weight_applied ? "set" : cg->cpu_ok ? "" :
+		       ", WITHOUT the cpu controller (--allow-no-cpu-controller)");
 	printf("Wakeup Latencies percentiles (usec) runtime %.1f (s) (%llu total samples)\n",
 	       r->runtime_s, (unsigned long long)h->count);
 	for (i = 0; i < LAT_NPCT; i++)
@@ -45,7 +46,7 @@ static void bench_print_json(FILE *f, const struct bench_opts *o, const struct b
 	struct json_writer w;
 	int i;
 
-	json_init(&w, f, 1);
+	json_init(&w, f, cli.pretty);
 	emit_json_header(&w, "bench");
 	json_key(&w, "params");
 	json_obj_begin(&w);
@@ -65,6 +66,7 @@ static void bench_print_json(FILE *f, const struct bench_opts *o, const struct b
 		else
 			json_kv_null(&w, "weight");
 		json_kv_bool(&w, "weight_applied", cg->weight_applied);
+		json_kv_bool(&w, "cpu_controller", cg->cpu_ok);
 		json_kv_str(&w, "note", cg->note[0] ? cg->note : NULL);
 		json_kv_bool(&w, "removed", removed);
 		json_obj_end(&w);
@@ -103,10 +105,12 @@ int cmd_bench(int argc, char **argv)
 	rc = bench_parse_args(argc, argv, &o, err, sizeof(err));
 	if (rc > 0)
 		return CLI_EXIT_OK;
-	if (rc < 0)
-		return cli_usage_error("bench", "%s", err);
 	if (o.json)
 		cli.json = 1;
+	if (o.pretty)
+		cli.pretty = 1;
+	if (rc < 0)
+		return cli_usage_error("bench", "%s", err);
 	o.json = cli.json;
 
 	r = malloc(sizeof(*r));
@@ -119,8 +123,15 @@ int cmd_bench(int argc, char **argv)
 			cli_err("bench", "%s", err);
 			goto cleanup;
 		}
+		/* a "nested" benchmark outside the cpu controller would read as a real one */
+		if (!cg.cpu_ok && !o.allow_no_cpu) {
+			cli_err("bench", "--cgroup %s: %s; or give --allow-no-cpu-controller to run "
+				"there anyway", cg.rel, cg.note);
+			status = CLI_EXIT_NOCPUCG;
+			goto cleanup;
+		}
 		if (cg.note[0])
-			cli_err("bench", "warning: %s", cg.note);
+			cli_warn("bench", "%s", cg.note);
 		/* Move the process before any thread exists: they all inherit it */
 		if (cg_enter(&cg, 0, err, sizeof(err))) {
 			cli_err("bench", "%s", err);
@@ -135,11 +146,11 @@ int cmd_bench(int argc, char **argv)
 	status = CLI_EXIT_OK;
 cleanup:
 	if (in_cg && cg_leave(&cg))
-		cli_err("bench", "could not move back out of %s", cg.dir);
+		cli_warn("bench", "could not move back out of %s", cg.dir);
 	if (o.cgroup) {
 		removed = cg_remove(&cg) == 0;
 		if (!removed)
-			cli_err("bench", "could not remove cgroup %s", cg.dir);
+			cli_warn("bench", "could not remove cgroup %s", cg.dir);
 	}
 	if (status == CLI_EXIT_OK) {
 		const char *res = getenv(CLI_RESULT_ENV);

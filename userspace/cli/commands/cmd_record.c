@@ -59,7 +59,7 @@ static int record_sample(FILE *out, struct pfrec *pf, double t, uint64_t ts_ns)
 	rc = dbgfs_load(cli.debugfs, "lb", &lb, &err);
 	have_lb = rc == 0;
 	if (rc && rc != DBGFS_ENOENT)
-		cli_err("record", "%s (verdict columns left empty)", err.msg);
+		cli_warn("record", "%s (verdict columns left empty)", err.msg);
 	if (have_lb)
 		lb_sum_actual(&lb, &tot);
 	have_wasted = dbgfs_load(cli.debugfs, "wasted", &wasted, NULL) == 0;
@@ -231,7 +231,7 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	if (pf && pfrec_verdicts_start(pf))
-		cli_err("record", "lb verdicts not in the trace: %s", pf->lbt_why);
+		cli_warn("record", "lb verdicts not in the trace: %s", pf->lbt_why);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = record_sig;
 	sigaction(SIGINT, &sa, NULL);

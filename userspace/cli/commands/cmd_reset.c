@@ -44,7 +44,7 @@ int cmd_reset(int argc, char **argv)
 	if (fmt == CLI_FMT_JSON) {
 		struct json_writer w;
 
-		json_init(&w, stdout, 1);
+		json_init(&w, stdout, cli.pretty);
 		emit_json_header(&w, "reset");
 		json_kv_bool(&w, "reset", true);
 		json_obj_end(&w);

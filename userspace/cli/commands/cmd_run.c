@@ -6,7 +6,8 @@
  * read everything back into the report model (report.h) and print it
  * as text, JSON or Prometheus.  Every source may be missing (no module,
  * no BPF, no schedstat): the report then says which and why, and the
- * rest still works.  Exit status is CMD's.
+ * rest still works.  --repeat N does it N times, a report each.  Exit
+ * status is CMD's.
  * The JSON schema is documented in docs/cli-run.md.
  */
 #include <errno.h>
@@ -36,6 +37,7 @@ struct run_state {
 	FILE *out;			/* -o FILE, else stdout */
 	char result_tmp[64];		/* the file offered to CMD in $SCHED_SHADOW_RESULT */
 	int knobs_set;			/* run --set changed a switch: the signal handlers are in */
+	char knobs_note[REPORT_WHY_LEN];	/* what run's first read of the switches found left */
 };
 
 /*
@@ -132,7 +134,7 @@ static void run_pause(struct run_state *s, int pause)
 		return;
 	if (dbgfs_write(cli.debugfs, "enable", pause ? "0" : "1", &err)) {
 		if (s->trace)
-			cli_err("run", "could not %s the module (%s): the trace's verdicts may differ "
+			cli_warn("run", "could not %s the module (%s): the trace's verdicts may differ "
 				"from the report's attempts at the edges", pause ? "pause" : "resume",
 				err.msg);
 		return;
@@ -339,6 +341,7 @@ static int run_child(struct run_state *s)
 		return -1;
 	}
 	if (pid == 0) {
+		cli.json = 0;	/* CMD's own failure, on CMD's stderr as a shell says it */
 		if (s->knobs_set)
 			for (size_t i = 0; i < sizeof(run_sigs) / sizeof(run_sigs[0]); i++)
 				signal(run_sigs[i], SIG_DFL);
@@ -395,63 +398,58 @@ static const char *run_cg_name_cb(const void *ctx, int i, char *buf, size_t len)
 	return report_cg_name(ctx, i, buf, len);
 }
 
-int cmd_run(int argc, char **argv)
+/*
+ * One run of CMD (of --repeat N): the switches, the cgroup, the reset,
+ * the sources, CMD, the read-back and the report on s->out.  Returns the
+ * run's exit status (CMD's once it ran); *stop is set when the repeats
+ * end here.
+ */
+static int run_one(struct run_state *s, int index, int *stop)
 {
-	struct run_state *s;
-	struct report *r;
+	struct report *r = &s->r;
 	struct lat_bpf *b = NULL;
 	struct schedstat before, after;
 	char err[512];
 	int rc, ss_prev = -1, status = CLI_EXIT_FAIL, trace_failed = 0;
+	int loaded = r->module.loaded;
 
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		cli_err("run", "out of memory");
-		return CLI_EXIT_FAIL;
-	}
-	r = &s->r;
+	*stop = 1;
+	report_free(r);
+	memset(r, 0, sizeof(*r));
 	memset(&before, 0, sizeof(before));
 	memset(&after, 0, sizeof(after));
-	rc = run_parse_args(argc, argv, &s->o, err, sizeof(err));
-	if (rc) {
-		free(s);
-		return rc > 0 ? CLI_EXIT_OK : cli_usage_error("run", "%s", err);
-	}
-	if (s->o.debugfs)
-		cli.debugfs = s->o.debugfs;
-	if (s->o.fmt == RUN_FMT_JSON)
-		cli.json = 1;
-	else if (cli.json)
-		s->o.fmt = RUN_FMT_JSON;
+	r->module.loaded = loaded;
+	if (!s->o.module)
+		snprintf(r->module.why, sizeof(r->module.why), "--no-module");
 	r->debugfs = cli.debugfs;
 	r->cmd = s->o.cmd;
 	r->latency.requested = s->o.bpf;
 	r->label = s->o.label;
 	r->note = s->o.note;
 	r->result.file = s->o.result;
-	s->out = stdout;
+	r->repeat = s->o.repeat > 1 ? index : 0;
+	r->repeats = s->o.repeat > 1 ? s->o.repeat : 0;
 
-	if (s->o.perfetto && !cli_feature("perfetto")->built) {
-		cli_err("run", "--perfetto: built without Perfetto traces: %s",
-			cli_feature("perfetto")->why);
-		status = CLI_EXIT_NOTOOL;
-		goto cleanup;
-	}
-	/* Without the module (and no --no-module) nothing is touched */
-	status = run_module_probe(s);
-	if (status)
-		goto cleanup;
-	/* the kernel's switches; a --set this kernel cannot take fails here */
+	/* the kernel's switches as this run starts (each repeat sets and restores its own) */
 	status = run_knobs_start(s);
 	if (status)
 		goto cleanup;
+	/* a killed run's switches, put back by cmd_run's first read: the first report says so */
+	if (index == 1 && s->knobs_note[0] && !r->knobs.note[0])
+		snprintf(r->knobs.note, sizeof(r->knobs.note), "%s", s->knobs_note);
 	status = CLI_EXIT_FAIL;
-	/* -o: an unwritable place fails before anything is touched */
-	if (s->o.output) {
-		s->out = fopen(s->o.output, "we");
-		if (!s->out) {
-			cli_err("run", "%s: %s", s->o.output, strerror(errno));
-			s->out = stdout;
+	/* The cgroup first: a bad path should fail before anything is touched */
+	if (s->o.cgroup) {
+		if (cg_create(&r->cg, s->o.cgroup, 0, err, sizeof(err))) {
+			cli_err("run", "%s", err);
+			goto cleanup;
+		}
+		r->cg_used = 1;
+		/* a "nested" run outside the cpu controller would read as a real one */
+		if (!r->cg.cpu_ok && !s->o.allow_no_cpu) {
+			cli_err("run", "--cgroup %s: %s; or give --allow-no-cpu-controller to run CMD "
+				"there anyway", r->cg.rel, r->cg.note);
+			status = CLI_EXIT_NOCPUCG;
 			goto cleanup;
 		}
 	}
@@ -476,14 +474,6 @@ int cmd_run(int argc, char **argv)
 			s->trace = NULL;
 			goto cleanup;
 		}
-	}
-	/* The cgroup first: a bad path should fail before anything is touched */
-	if (s->o.cgroup) {
-		if (cg_create(&r->cg, s->o.cgroup, 0, err, sizeof(err))) {
-			cli_err("run", "%s", err);
-			goto cleanup;
-		}
-		r->cg_used = 1;
 	}
 	if (run_knobs_apply(s))
 		goto cleanup;
@@ -526,7 +516,7 @@ int cmd_run(int argc, char **argv)
 		b = lat_bpf_start(r->latency.why, sizeof(r->latency.why));
 		r->latency.ok = b != NULL;
 		if (!b)
-			cli_err("run", "BPF not available: %s; continuing without", r->latency.why);
+			cli_warn("run", "BPF not available: %s; continuing without", r->latency.why);
 	}
 
 	if (run_child(s))
@@ -571,7 +561,7 @@ int cmd_run(int argc, char **argv)
 		r->cg_created = 1;
 		r->cg_removed = cg_remove(&r->cg) == 0;
 		if (!r->cg_removed)
-			cli_err("run", "could not remove cgroup %s (still populated?)", r->cg.dir);
+			cli_warn("run", "could not remove cgroup %s (still populated?)", r->cg.dir);
 	}
 
 	if (s->trace) {
@@ -587,6 +577,8 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 
+	if (index > 1 && s->o.fmt == RUN_FMT_TEXT)
+		fputc('\n', s->out);
 	switch (s->o.fmt) {
 	case RUN_FMT_JSON:
 		report_print_json(r, s->out);
@@ -603,16 +595,18 @@ int cmd_run(int argc, char **argv)
 		cli_err("run", "%s: %s", s->o.output ? s->o.output : "stdout", strerror(errno));
 		status = CLI_EXIT_FAIL;
 	}
+	/* the next repeat, unless CMD failed: its runs would not be the same experiment */
+	*stop = status != CLI_EXIT_OK;
 cleanup:
 	run_knobs_restore(s);
-	if (s->out && s->out != stdout)
-		fclose(s->out);
 	if (s->result_tmp[0])
 		unlink(s->result_tmp);
+	s->result_tmp[0] = 0;
 	run_pause(s, 0);
 	if (s->trace) {
 		run_trace_abort(s->trace);
 		free(s->trace);
+		s->trace = NULL;
 	}
 	schedstat_restore(SCHEDSTAT_SYSCTL, ss_prev);
 	lat_bpf_stop(b);
@@ -620,7 +614,67 @@ cleanup:
 		cg_remove(&r->cg);
 	schedstat_free(&before);
 	schedstat_free(&after);
-	report_free(r);
+	return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_state *s;
+	char err[512];
+	int rc, status = CLI_EXIT_FAIL, stop = 0;
+
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		cli_err("run", "out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	rc = run_parse_args(argc, argv, &s->o, err, sizeof(err));
+	if (s->o.fmt == RUN_FMT_JSON)
+		cli.json = 1;
+	if (s->o.pretty)
+		cli.pretty = 1;
+	if (rc) {
+		free(s);
+		return rc > 0 ? CLI_EXIT_OK : cli_usage_error("run", "%s", err);
+	}
+	if (s->o.debugfs)
+		cli.debugfs = s->o.debugfs;
+	if (cli.json)
+		s->o.fmt = RUN_FMT_JSON;
+	s->out = stdout;
+
+	if (s->o.perfetto && !cli_feature("perfetto")->built) {
+		cli_err("run", "--perfetto: built without Perfetto traces: %s",
+			cli_feature("perfetto")->why);
+		status = CLI_EXIT_NOTOOL;
+		goto cleanup;
+	}
+	/* Without the module (and no --no-module) nothing is touched */
+	status = run_module_probe(s);
+	if (status)
+		goto cleanup;
+	/* the kernel's switches; a --set this kernel cannot take fails here (each run reads them again) */
+	status = run_knobs_start(s);
+	if (status)
+		goto cleanup;
+	snprintf(s->knobs_note, sizeof(s->knobs_note), "%s", s->r.knobs.note);
+	status = CLI_EXIT_FAIL;
+	/* -o: an unwritable place fails before anything is touched */
+	if (s->o.output) {
+		s->out = fopen(s->o.output, "we");
+		if (!s->out) {
+			cli_err("run", "%s: %s", s->o.output, strerror(errno));
+			s->out = stdout;
+			goto cleanup;
+		}
+	}
+	for (int k = 1; k <= s->o.repeat && !stop; k++)
+		status = run_one(s, k, &stop);
+cleanup:
+	run_knobs_restore(s);
+	if (s->out && s->out != stdout)
+		fclose(s->out);
+	report_free(&s->r);
 	free(s);
 	return status;
 }

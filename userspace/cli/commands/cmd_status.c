@@ -191,7 +191,7 @@ static void status_json(const struct dbgfs_table *info, const struct dbgfs_table
 	const char *en = dbgfs_info_get(info, "enabled");
 	int kc = dbgfs_col(info, "key"), vc = dbgfs_col(info, "value");
 
-	json_init(&w, stdout, 1);
+	json_init(&w, stdout, cli.pretty);
 	emit_json_header(&w, "status");
 	json_kv_bool(&w, "module_loaded", true);
 	json_kv_str(&w, "version", dbgfs_info_get(info, "version"));
@@ -321,12 +321,17 @@ int cmd_status(int argc, char **argv)
 		if (fmt == CLI_FMT_JSON) {
 			struct json_writer w;
 
-			json_init(&w, stdout, 1);
-			emit_json_header(&w, "status");
-			json_kv_bool(&w, "module_loaded", false);
+			/* the error document every command prints, and what status knows */
+			json_init(&w, stdout, cli.pretty);
+			json_obj_begin(&w);
+			json_kv_str(&w, "schema", CLI_JSON_SCHEMA);
+			json_kv_str(&w, "command", "status");
 			json_kv_str(&w, "error", err.msg);
+			json_kv_str(&w, "debugfs", cli.debugfs);
+			json_kv_bool(&w, "module_loaded", false);
 			json_obj_end(&w);
 			json_end(&w);
+			cli.err_pending = 0;	/* said in the document */
 		} else if (fmt == CLI_FMT_PROM) {
 			struct prom_writer p;
 
@@ -351,7 +356,7 @@ int cmd_status(int argc, char **argv)
 	} else {
 		s.lb_reason = dbgfs_info_get(&info, "feature.lb_audit");
 		if (rc != DBGFS_ENOENT) {
-			cli_err("status", "%s", err.msg);
+			cli_warn("status", "%s", err.msg);
 			s.lb_reason = "lb file unreadable";
 		} else if (!s.lb_reason) {
 			s.lb_reason = "lb file absent";

@@ -112,37 +112,122 @@ static int numeric_col(const struct dbgfs_table *t, int c)
 	return 1;
 }
 
-void emit_table_text(FILE *f, const struct dbgfs_table *t)
+/* Columns idx[0..n) of t as one aligned table with its units row; sets *load, *cap. */
+static void table_text_cols(FILE *f, const struct dbgfs_table *t, const int *idx, int n,
+			    int *has_load, int *has_cap)
 {
 	struct table tb;
-	const char **row;
-	int has_units = 0, has_load = 0, has_cap = 0;
+	const char **row, **head;
+	int has_units = 0;
 
-	row = calloc(t->ncols, sizeof(*row));
-	if (!row || table_init(&tb, t->ncols)) {
+	row = calloc(n, sizeof(*row));
+	head = calloc(n, sizeof(*head));
+	if (!row || !head || table_init(&tb, n)) {
 		free(row);
+		free(head);
 		fprintf(f, "(out of memory)\n");
 		return;
 	}
-	table_header(&tb, (const char *const *)t->cols);
-	for (int c = 0; c < t->ncols; c++) {
-		const struct col_unit *u = unit_of(t->name, t->cols[c]);
+	for (int k = 0; k < n; k++)
+		head[k] = t->cols[idx[k]];
+	table_header(&tb, head);
+	for (int k = 0; k < n; k++) {
+		const struct col_unit *u = unit_of(t->name, t->cols[idx[k]]);
 
-		row[c] = u && *u->unit ? u->unit : "";
+		row[k] = u && *u->unit ? u->unit : "";
 		if (u && *u->unit)
 			has_units = 1;
 		if (u && !strcmp(u->unit, U_LOAD))
-			has_load = 1;
+			*has_load = 1;
 		if (u && !strcmp(u->unit, U_CAP))
-			has_cap = 1;
-		table_set_align(&tb, c, numeric_col(t, c) ? TABLE_RIGHT : TABLE_LEFT);
+			*has_cap = 1;
+		table_set_align(&tb, k, numeric_col(t, idx[k]) ? TABLE_RIGHT : TABLE_LEFT);
 	}
 	if (has_units)
 		table_row(&tb, row);
 	for (int r = 0; r < t->nrows; r++) {
-		for (int c = 0; c < t->ncols; c++)
-			row[c] = dbgfs_cell(t, r, c);
+		for (int k = 0; k < n; k++)
+			row[k] = dbgfs_cell(t, r, idx[k]);
 		table_row(&tb, row);
+	}
+	table_print(&tb, f);
+	table_free(&tb);
+	free(row);
+	free(head);
+}
+
+/*
+ * The cpus file's 29 columns as one table are ~300 columns wide: as four
+ * tables of one subject each, cpu first in each, they fit 100 columns.  A
+ * column the file has and no group names goes to a last table.
+ */
+static const char *const cpus_groups[][16] = {
+	{ "the kernel's signals, now", "online", "nr_running", "h_nr_running", "movable",
+	  "load_avg", "runnable_avg", "util_avg", "weight", "capacity", NULL },
+	{ "the shadow sums of the last published walk", "shadow", "shadow_avg", "shadow_fresh",
+	  "h_load", NULL },
+	{ "means since reset", "samples", "div_mean", "div_max", "shadow_mean", "real_mean",
+	  "fresh_mean", "h_load_mean", NULL },
+	{ "walks and work to give", "published", "discarded", "over_budget", "deferred", "pinned",
+	  "unknown", "work_cpus", "void", NULL },
+};
+#define CPUS_NGROUPS (sizeof(cpus_groups) / sizeof(cpus_groups[0]))
+
+static void cpus_text(FILE *f, const struct dbgfs_table *t, int *has_load, int *has_cap)
+{
+	int *idx = calloc(t->ncols + 1, sizeof(*idx)), *used = calloc(t->ncols + 1, sizeof(*used));
+	int key = dbgfs_col(t, "cpu");
+
+	if (!idx || !used || key < 0) {
+		free(idx);
+		free(used);
+		table_text_cols(f, t, (int[]){ 0 }, 0, has_load, has_cap);
+		return;
+	}
+	used[key] = 1;
+	for (size_t g = 0; g <= CPUS_NGROUPS; g++) {
+		int n = 0;
+
+		idx[n++] = key;
+		if (g < CPUS_NGROUPS) {
+			for (int k = 1; cpus_groups[g][k]; k++) {
+				int c = dbgfs_col(t, cpus_groups[g][k]);
+
+				if (c >= 0 && !used[c]) {
+					idx[n++] = c;
+					used[c] = 1;
+				}
+			}
+		} else {
+			for (int c = 0; c < t->ncols; c++)
+				if (!used[c])
+					idx[n++] = c;
+		}
+		if (n == 1)
+			continue;
+		fprintf(f, "%s%s\n", g ? "\n" : "", g < CPUS_NGROUPS ? cpus_groups[g][0] : "other columns");
+		table_text_cols(f, t, idx, n, has_load, has_cap);
+	}
+	free(idx);
+	free(used);
+}
+
+void emit_table_text(FILE *f, const struct dbgfs_table *t)
+{
+	int has_load = 0, has_cap = 0, *idx;
+
+	if (!strcmp(t->name, "cpus")) {
+		cpus_text(f, t, &has_load, &has_cap);
+	} else {
+		idx = calloc(t->ncols ? t->ncols : 1, sizeof(*idx));
+		if (!idx) {
+			fprintf(f, "(out of memory)\n");
+			return;
+		}
+		for (int c = 0; c < t->ncols; c++)
+			idx[c] = c;
+		table_text_cols(f, t, idx, t->ncols, &has_load, &has_cap);
+		free(idx);
 	}
 	if (has_load)
 		fprintf(f, "# load = load units (1024 = one nice-0 task running flat out)\n");
@@ -155,9 +240,6 @@ void emit_table_text(FILE *f, const struct dbgfs_table *t)
 		fprintf(f, "# one row per domain, idle type, verdict and reason; the headline is "
 			"wrong and missed with reason unexplained\n");
 	fprintf(f, "# '-' = not available\n");
-	table_print(&tb, f);
-	table_free(&tb);
-	free(row);
 }
 
 void emit_table_json(struct json_writer *w, const struct dbgfs_table *t)
@@ -369,7 +451,7 @@ static int lb_unavailable(const char *name, enum cli_format fmt)
 	if (fmt == CLI_FMT_JSON) {
 		struct json_writer w;
 
-		json_init(&w, stdout, 1);
+		json_init(&w, stdout, cli.pretty);
 		emit_json_header(&w, name);
 		json_kv_bool(&w, "available", false);
 		json_kv_str(&w, "reason", reason);
@@ -456,7 +538,7 @@ static int run_table_cmd(const struct table_cmd *tc, int argc, char **argv)
 	if (fmt == CLI_FMT_JSON) {
 		struct json_writer w;
 
-		json_init(&w, stdout, 1);
+		json_init(&w, stdout, cli.pretty);
 		emit_json_header(&w, tc->name);
 		if (!strncmp(tc->name, "lb", 2))
 			json_kv_bool(&w, "available", true);

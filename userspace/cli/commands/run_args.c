@@ -11,7 +11,7 @@
 #include "cli/commands/run_args.h"
 
 enum { RUN_OPT_CGROUP = CLI_KEY_LONG, RUN_OPT_BPF, RUN_OPT_NOBPF, RUN_OPT_NOMODULE, RUN_OPT_PERFETTO, RUN_OPT_LABEL,
-       RUN_OPT_NOTE, RUN_OPT_RESULT, RUN_OPT_SET };
+       RUN_OPT_NOTE, RUN_OPT_RESULT, RUN_OPT_SET, RUN_OPT_ALLOW_NOCPU, RUN_OPT_REPEAT };
 
 /*
  * --set NAME=VALUE: NAME is cgroup_mode (VALUE a lower-case word, checked
@@ -57,7 +57,10 @@ static int run_parse_set(const char *arg, char *name, size_t nlen, char *value, 
 
 static const struct cli_opt run_option_table[] = {
 	{ RUN_OPT_CGROUP, "cgroup", CLI_VAL_CGROUP, "PATH",
-	  "run CMD in cgroup v2 PATH (created if needed, removed afterwards if created)", NULL },
+	  "run CMD in cgroup v2 PATH (created if needed, removed afterwards if created; "
+	  "refused, exit 2, when the cpu controller cannot be enabled down to it)", NULL },
+	{ RUN_OPT_ALLOW_NOCPU, "allow-no-cpu-controller", CLI_VAL_NONE, NULL,
+	  "run in the --cgroup even without the cpu controller (the report says so)", NULL },
 	{ RUN_OPT_BPF, "bpf", CLI_VAL_NONE, NULL, "collect wakeup latency with BPF (the default)", NULL },
 	{ RUN_OPT_NOBPF, "no-bpf", CLI_VAL_NONE, NULL, "do not load BPF", NULL },
 	{ RUN_OPT_NOMODULE, "no-module", CLI_VAL_NONE, NULL,
@@ -72,6 +75,9 @@ static const struct cli_opt run_option_table[] = {
 	{ RUN_OPT_LABEL, "label", CLI_VAL_WORD, "NAME", "name of the run (its column in compare)", NULL },
 	{ RUN_OPT_NOTE, "note", CLI_VAL_WORD, "TEXT", "one line about the setup, shown by report and compare", NULL },
 	{ 'o', "output", CLI_VAL_FILE, "FILE", "write the report to FILE (CMD keeps stdout)", NULL },
+	{ 'r', "repeat", CLI_VAL_WORD, "N",
+	  "run CMD N times (1-100), one report each: with -j one document per line, which "
+	  "compare reads as N runs of one side; stops at the first run CMD fails", NULL },
 	{ RUN_OPT_RESULT, "result", CLI_VAL_FILE, "FILE",
 	  "a JSON result CMD writes to FILE, embedded in the report (else the one CMD may "
 	  "write to $SCHED_SHADOW_RESULT, as bench does)", NULL },
@@ -86,7 +92,9 @@ const struct cli_spec run_spec = {
 		"(inside cgroup PATH with --cgroup), then print one report: the balancer's\n"
 		"verdicts and their reasons, shadow vs real load per CPU, wakeup latency per\n"
 		"cgroup, and the /proc/schedstat load-balance deltas of the same window.\n"
-		"Without the module, run fails (exit 2) unless --no-module is given.  CMD finds\n"
+		"Without the module, run fails (exit 2) unless --no-module is given; so does\n"
+		"--cgroup PATH when the cpu controller cannot be enabled down to PATH (cgroup\n"
+		"v1, not delegated), unless --allow-no-cpu-controller is given.  CMD finds\n"
 		"a file name in $SCHED_SHADOW_RESULT where it may write a JSON result (bench\n"
 		"does); the report embeds it, and compare shows bench's latency from it.\n"
 		"The kernel's switches (cgroup_mode, llc_balancing in /sys/kernel/debug/sched)\n"
@@ -118,6 +126,17 @@ static int run_opt(void *ctx, int key, const char *val, char *err, size_t errlen
 	switch (key) {
 	case RUN_OPT_CGROUP:
 		o->cgroup = val;
+		break;
+	case 'r':
+		errno = 0;
+		o->repeat = strtol(val, &end, 10);
+		if (errno || end == val || *end || o->repeat < 1 || o->repeat > 100) {
+			fmt_into(err, errlen, "bad --repeat '%s' (a count, 1 to 100)", val);
+			return -1;
+		}
+		break;
+	case RUN_OPT_ALLOW_NOCPU:
+		o->allow_no_cpu = 1;
 		break;
 	case RUN_OPT_BPF:
 		o->bpf = 1;
@@ -190,7 +209,10 @@ int run_parse_args(int argc, char **argv, struct run_opts *o,
 	o->bpf = 1;
 	o->module = 1;
 	o->interval = 0.5;
+	o->repeat = 1;
 	i = cli_parse_options(&run_spec, argc, argv, run_opt, &p, &common, err, errlen);
+	o->fmt = common.json ? RUN_FMT_JSON : common.prom ? RUN_FMT_PROM : RUN_FMT_TEXT;
+	o->pretty = common.pretty;
 	if (i < 0)
 		return -1;
 	if (common.help) {
@@ -199,8 +221,21 @@ int run_parse_args(int argc, char **argv, struct run_opts *o,
 	}
 	o->fmt = common.json ? RUN_FMT_JSON : common.prom ? RUN_FMT_PROM : RUN_FMT_TEXT;
 	o->debugfs = common.debugfs;
+	o->pretty = common.pretty;
+	if (o->repeat > 1 && o->perfetto) {
+		fmt_into(err, errlen, "--perfetto traces one run: drop --repeat, or --perfetto");
+		return -1;
+	}
+	if (o->repeat > 1 && o->fmt == RUN_FMT_PROM) {
+		fmt_into(err, errlen, "--prom exposes one run: drop --repeat, or --prom");
+		return -1;
+	}
 	if (p.have_interval && !o->perfetto) {
 		fmt_into(err, errlen, "--interval is the sampling interval of --perfetto; give --perfetto FILE");
+		return -1;
+	}
+	if (o->allow_no_cpu && !o->cgroup) {
+		fmt_into(err, errlen, "--allow-no-cpu-controller goes with --cgroup PATH");
 		return -1;
 	}
 	if (i >= argc) {

@@ -16,6 +16,7 @@ enum run_fmt { RUN_FMT_TEXT, RUN_FMT_JSON, RUN_FMT_PROM };
 
 struct run_opts {
 	const char *cgroup;
+	int allow_no_cpu;	/* --allow-no-cpu-controller */
 	int bpf;		/* 1 default, 0 with --no-bpf */
 	int module;		/* 1 default, 0 with --no-module */
 	enum run_fmt fmt;
@@ -28,6 +29,8 @@ struct run_opts {
 	const char *output;	/* -o FILE: the report goes there, not to stdout */
 	int nset;		/* --set NAME=VALUE, at most one per switch */
 	char set_name[2][40], set_value[2][KNOBS_VAL_LEN];
+	int repeat;		/* -r/--repeat N: runs of CMD, one report each (1) */
+	int pretty;		/* -p: indented JSON */
 	char **cmd;		/* NULL-terminated CMD ARGS... */
 };
 

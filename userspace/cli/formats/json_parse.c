@@ -381,12 +381,48 @@ struct jv *jv_parse(const char *text, size_t len, char *err, size_t errlen)
 	return NULL;
 }
 
-struct jv *jv_parse_file(const char *path, char *err, size_t errlen)
+/* Several documents, one after the other: a JV_ARR of them. */
+static struct jv *jv_parse_stream(const char *text, size_t len, char *err, size_t errlen)
+{
+	struct jp p = { .s = text, .end = text + len, .start = text, .err = err, .errlen = errlen };
+	struct jv *all = calloc(1, sizeof(*all));
+	int cap = 0;
+
+	if (!all) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	all->type = JV_ARR;
+	jp_ws(&p);
+	while (p.s < p.end) {
+		if (all->n == cap) {
+			struct jv *ni = realloc(all->items, (cap = cap ? cap * 2 : 4) * sizeof(*ni));
+
+			if (!ni) {
+				snprintf(err, errlen, "out of memory");
+				goto bad;
+			}
+			all->items = ni;
+		}
+		memset(&all->items[all->n], 0, sizeof(all->items[0]));
+		if (jp_value(&p, &all->items[all->n], 0)) {
+			jv_clear(&all->items[all->n]);
+			goto bad;
+		}
+		all->n++;
+		jp_ws(&p);
+	}
+	return all;
+bad:
+	jv_free(all);
+	return NULL;
+}
+
+static char *read_all(const char *path, size_t *lenp, char *err, size_t errlen)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
-	char *buf = NULL, msg[240];
+	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
-	struct jv *v;
 
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -417,9 +453,44 @@ struct jv *jv_parse_file(const char *path, char *err, size_t errlen)
 	}
 	if (f != stdin)
 		fclose(f);
-	v = jv_parse(buf ? buf : "", len, msg, sizeof(msg));
+	*lenp = len;
+	return buf;
+}
+
+struct jv *jv_parse_file(const char *path, char *err, size_t errlen)
+{
+	char msg[240], *buf;
+	size_t len = 0;
+	struct jv *v;
+
+	buf = read_all(path, &len, err, errlen);
+	if (!buf)
+		return NULL;
+	v = jv_parse(buf, len, msg, sizeof(msg));
 	if (!v)
 		snprintf(err, errlen, "%s: not JSON: %s", path, len ? msg : "empty file");
+	free(buf);
+	return v;
+}
+
+struct jv *jv_parse_file_all(const char *path, char *err, size_t errlen)
+{
+	char msg[240], *buf;
+	size_t len = 0;
+	struct jv *v;
+
+	buf = read_all(path, &len, err, errlen);
+	if (!buf)
+		return NULL;
+	v = jv_parse_stream(buf, len, msg, sizeof(msg));
+	if (!v)
+		snprintf(err, errlen, "%s: not JSON: %s", path, msg);
+	else if (!v->n)
+		snprintf(err, errlen, "%s: not JSON: %s", path, "empty file");
+	if (v && !v->n) {
+		jv_free(v);
+		v = NULL;
+	}
 	free(buf);
 	return v;
 }

@@ -36,6 +36,12 @@ struct jv {
 struct jv *jv_parse(const char *text, size_t len, char *err, size_t errlen);
 /* Read and parse a file ("-" is stdin); the message names the file. */
 struct jv *jv_parse_file(const char *path, char *err, size_t errlen);
+/*
+ * Read a file of one or more documents, one after the other (JSON lines,
+ * or documents separated by whitespace), as a JV_ARR of them; an empty
+ * file is an error.
+ */
+struct jv *jv_parse_file_all(const char *path, char *err, size_t errlen);
 void jv_free(struct jv *v);
 
 /* Member of an object by key (the first one), NULL when absent or v not an object. */

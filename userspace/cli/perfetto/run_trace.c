@@ -51,7 +51,7 @@ void run_trace_start(struct run_trace *t, int module_loaded)
 {
 	t->sample = module_loaded;
 	if (module_loaded && pfrec_verdicts_start(&t->rec))
-		cli_err("run", "lb verdicts not in the trace: %s", t->rec.lbt_why);
+		cli_warn("run", "lb verdicts not in the trace: %s", t->rec.lbt_why);
 }
 
 void run_trace_sample(struct run_trace *t)
@@ -61,7 +61,7 @@ void run_trace_sample(struct run_trace *t)
 	if (!t->sample)
 		return;
 	if (pfrec_sample_debugfs(&t->rec, t->debugfs, pft_now_ns(), &err) && !t->sample_failed) {
-		cli_err("run", "trace sample failed: %s", err.msg);
+		cli_warn("run", "trace sample failed: %s", err.msg);
 		t->sample_failed = 1;
 	}
 }

@@ -57,8 +57,10 @@ static void report_text_header(const struct report *r, FILE *f)
 	const struct report_latency *l = &r->latency;
 	int i;
 
-	fprintf(f, "sched-shadow run report%s%s\ncommand:", r->label ? ": " : "",
-		r->label ? r->label : "");
+	fprintf(f, "sched-shadow run report%s%s", r->label ? ": " : "", r->label ? r->label : "");
+	if (r->repeats)
+		fprintf(f, " (run %d of %d)", r->repeat, r->repeats);
+	fprintf(f, "\ncommand:");
 	for (i = 0; r->cmd[i]; i++)
 		fprintf(f, " %s", r->cmd[i]);
 	fprintf(f, "\nexit status %d, wall time %.2f s\n", r->exit_status, r->wall_s);
@@ -68,7 +70,10 @@ static void report_text_header(const struct report *r, FILE *f)
 		fprintf(f, "cgroup: %s (id %llu)%s\n", r->cg.rel, (unsigned long long)r->cg.cgid,
 			r->cg_created ? (r->cg_removed ? ", created and removed" :
 					 ", created, NOT removed") : "");
-	if (r->cg_used && r->cg.note[0])
+	if (r->cg_used && !r->cg.cpu_ok)
+		fprintf(f, "cgroup: NO cpu controller (--allow-no-cpu-controller): not a nested run for "
+			"the scheduler: %s\n", r->cg.note[0] ? r->cg.note : "reason not recorded");
+	else if (r->cg_used && r->cg.note[0])
 		fprintf(f, "cgroup note: %s\n", r->cg.note);
 	if (m->loaded)
 		fprintf(f, "module: loaded%s%s\n", m->reset ? ", counters reset at start" : "; ",
@@ -99,7 +104,7 @@ void report_print_json(const struct report *r, FILE *f)
 	struct json_writer w;
 	int i;
 
-	json_init(&w, f, 1);
+	json_init(&w, f, cli.pretty);
 	json_obj_begin(&w);
 	json_kv_str(&w, "schema", CLI_JSON_SCHEMA);
 	json_kv_str(&w, "command", "run");
@@ -112,6 +117,13 @@ void report_print_json(const struct report *r, FILE *f)
 	for (i = 0; r->cmd[i]; i++)
 		json_str(&w, r->cmd[i]);
 	json_arr_end(&w);
+	if (r->repeats) {	/* run --repeat N: which run of the N */
+		json_key(&w, "repeat");
+		json_obj_begin(&w);
+		json_kv_s64(&w, "index", r->repeat);
+		json_kv_s64(&w, "of", r->repeats);
+		json_obj_end(&w);
+	}
 	json_kv_s64(&w, "exit_status", r->exit_status);
 	json_kv_double(&w, "wall_s", r->wall_s);
 
@@ -122,6 +134,8 @@ void report_print_json(const struct report *r, FILE *f)
 		json_kv_u64(&w, "id", r->cg.cgid);
 		json_kv_bool(&w, "created", r->cg_created);
 		json_kv_bool(&w, "removed", r->cg_removed);
+		if (!r->cg_cpu_inferred)	/* a report from before the member: written back without */
+			json_kv_bool(&w, "cpu_controller", r->cg.cpu_ok);
 		json_kv_str(&w, "note", r->cg.note[0] ? r->cg.note : NULL);
 		json_obj_end(&w);
 	} else {

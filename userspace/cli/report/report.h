@@ -123,7 +123,9 @@ struct report {
 	int exit_status;
 	double wall_s;
 	int cg_used, cg_created, cg_removed;
+	int cg_cpu_inferred;		/* read back without "cpu_controller": from its note */
 	struct cg_handle cg;
+	int repeat, repeats;		/* run --repeat N: this is run `repeat` of `repeats` (0: one run) */
 
 	/* read back from a file (report_load): strings above point into doc */
 	const char *file;
@@ -141,16 +143,60 @@ struct report {
 };
 
 /*
- * The side by side of two runs (report_compare.c): titled groups of rows,
- * a label and one cell per run, rendered as aligned text or Markdown.
+ * compare (report_compare.c): two sides, each the runs of one setup (its
+ * repeats: `run --repeat N`, or several files), side by side as titled
+ * groups of rows, a label and one cell per side, rendered as aligned
+ * text, Markdown or JSON.  A side of one run shows its numbers; a side of
+ * several shows each number's median and the range [min..max] of the
+ * cell's first number, and then a difference column judges the second
+ * side against the first: a difference is called only when it exceeds
+ * the spread of the repeats (the two sides' ranges do not overlap), else
+ * it is "within noise".
  */
+#define CMP_MAX_RUNS	32	/* runs per side */
+#define CMP_MAX_COMP	3	/* numbers in one cell ("right/wrong (agree)") */
+
+struct cmp_side {
+	const char *name;			/* the column's title */
+	int n;					/* runs, >= 1 */
+	const struct report *run[CMP_MAX_RUNS];
+};
+
 struct cmp_out;
 void cmp_line(struct cmp_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cmp_title(struct cmp_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A row of text cells, one per side (NULL: "-"). */
 void cmp_row(struct cmp_out *o, const char *label, const char *a, const char *b);
-/* Format one cell into buf ("-" when have is 0); returns buf. */
-const char *cmp_cell(char *buf, size_t len, int have, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/* A side's text: the runs' one value, or "a | b" when they differ (get: NULL = "-"). */
+const char *cmp_side_text(char *buf, size_t len, const struct cmp_side *s,
+			  const char *(*get)(const struct report *r));
+/* A line under the current title, not in the columns: a judgement ("label: text"). */
+void cmp_verdict(struct cmp_out *o, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A row of numbers: per side, per run, CMP_MAX_COMP of them (NAN: not in that run). */
+struct cmp_num {
+	double v[2][CMP_MAX_RUNS][CMP_MAX_COMP];
+};
+void cmp_num_init(struct cmp_num *v);
+enum { CMP_CALL = 1 };	/* judge the second side against the first (the difference column) */
+/* fmt: printf conversions of doubles, one per number ("%.0f", "%.0f (%.0f%%)"). */
+void cmp_row_num(struct cmp_out *o, const char *label, const char *fmt, int ncomp,
+		 const struct cmp_num *v, unsigned int flags);
+/* One side's number `comp` over its runs that have it. */
+struct cmp_stat {
+	int n;			/* runs with the number */
+	double med, lo, hi;
+};
+int cmp_stat_of(const struct cmp_out *o, const struct cmp_num *v, int side, int comp,
+		struct cmp_stat *st);
+/*
+ * The call of b against a: +1 (every run of b above every run of a), -1
+ * (below), 0 within noise (the ranges overlap), CMP_NO_SPREAD when a side
+ * has one run (there is no spread to judge against).
+ */
+#define CMP_NO_SPREAD	2
+int cmp_call(const struct cmp_stat *a, const struct cmp_stat *b);
 
 struct report_section {
 	const char *name;
@@ -163,8 +209,8 @@ struct report_section {
 	void (*prom)(const struct report *r, struct prom_writer *p);
 	/* Fill the section from a run --json document (its member of root); 0 or -1 with err. */
 	int (*load)(struct report *r, const struct jv *root, char *err, size_t errlen);
-	/* compare: this section's rows of the side by side (text, Markdown) ... */
-	void (*compare)(const struct report *const run[2], struct cmp_out *o);
+	/* compare: this section's rows of the side by side (text, Markdown, JSON) ... */
+	void (*compare)(const struct cmp_side side[2], struct cmp_out *o);
 	/* ... and its facts of one run, one member of the run's JSON object. */
 	void (*compare_json)(const struct report *r, struct json_writer *w);
 };
@@ -199,11 +245,16 @@ void report_free(struct report *r);
 
 /* Read a `run --json` file into r (zeroed by the caller); 0 or -1 with err. */
 int report_load(struct report *r, const char *path, char *err, size_t errlen);
+/*
+ * Read every document of a file (run --repeat N -j writes one per line):
+ * *out gets *n reports (free each with report_free, then free(*out));
+ * 0, or -1 with err (a file with no document is an error).
+ */
+int report_load_all(const char *path, struct report **out, int *n, char *err, size_t errlen);
 
 enum cmp_fmt { CMP_FMT_TEXT, CMP_FMT_JSON, CMP_FMT_MARKDOWN };
-/* The side by side of run[0] and run[1]; names: the column titles.  -1: out of memory. */
-int report_compare(const struct report *const run[2], const char *const names[2],
-		   enum cmp_fmt fmt, FILE *f);
+/* The side by side of two sides.  -1: out of memory. */
+int report_compare(const struct cmp_side side[2], enum cmp_fmt fmt, FILE *f);
 
 /* The sections in output order. */
 const struct report_section *const *report_sections_get(size_t *n);

@@ -149,43 +149,53 @@ static int cpus_gap(const struct cpus_sums *s, double *stale, double *blocked)
 	return 0;
 }
 
-static void cpus_compare(const struct report *const run[2], struct cmp_out *o)
+static void cpus_compare(const struct cmp_side side[2], struct cmp_out *o)
 {
 	static const char *const labels[CS_N] = { "shadow_mean", "real_mean (kernel load_avg)",
 		"div_mean |shadow - real|", "shadow_fresh_mean (projected to now)",
 		"h_load_mean (sum of task_h_load)" };
-	struct cpus_sums s[2];
-	char c[2][64];
-	int i, k;
+	struct cpus_sums sm[2][CMP_MAX_RUNS];
+	struct cmp_num v;
+	int any = 0, s, i, k;
 
-	cpus_sums_of(run[0], &s[0]);
-	cpus_sums_of(run[1], &s[1]);
-	if (!s[0].have && !s[1].have)
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < side[s].n; i++) {
+			cpus_sums_of(side[s].run[i], &sm[s][i]);
+			any |= sm[s][i].have;
+		}
+	if (!any)
 		return;
 	cmp_title(o, "load, time-weighted means since reset, summed over CPUs (1024 = one nice-0 task)");
 	for (k = 0; k < CS_N; k++) {
-		for (i = 0; i < 2; i++)
-			cmp_cell(c[i], sizeof(c[i]), s[i].have && s[i].have_col[k], "%llu",
-				 (unsigned long long)s[i].v[k]);
-		cmp_row(o, labels[k], c[0], c[1]);
+		cmp_num_init(&v);
+		for (s = 0; s < 2; s++)
+			for (i = 0; i < side[s].n; i++)
+				if (sm[s][i].have && sm[s][i].have_col[k])
+					v.v[s][i][0] = (double)sm[s][i].v[k];
+		cmp_row_num(o, labels[k], "%.0f", 1, &v, 0);
 		if (k == CS_DIV) {
-			for (i = 0; i < 2; i++)
-				cmp_cell(c[i], sizeof(c[i]), s[i].have && s[i].v[CS_SHADOW], "%.2f",
-					 (double)s[i].v[CS_REAL] / (double)(s[i].v[CS_SHADOW] ? s[i].v[CS_SHADOW] : 1));
-			cmp_row(o, "real / shadow", c[0], c[1]);
+			cmp_num_init(&v);
+			for (s = 0; s < 2; s++)
+				for (i = 0; i < side[s].n; i++)
+					if (sm[s][i].have && sm[s][i].v[CS_SHADOW])
+						v.v[s][i][0] = (double)sm[s][i].v[CS_REAL] /
+							       (double)sm[s][i].v[CS_SHADOW];
+			cmp_row_num(o, "real / shadow", "%.2f", 1, &v, 0);
 		}
 	}
 	for (k = 0; k < 2; k++) {
-		for (i = 0; i < 2; i++) {
-			double st = 0, bl = 0, v;
-			int ok = !cpus_gap(&s[i], &st, &bl);
+		cmp_num_init(&v);
+		for (s = 0; s < 2; s++)
+			for (i = 0; i < side[s].n; i++) {
+				double st, bl;
 
-			v = k ? bl : st;
-			cmp_cell(c[i], sizeof(c[i]), ok, "%.0f (%.0f%%)", v,
-				 ok ? 100.0 * v / (st + bl) : 0);
-		}
-		cmp_row(o, k ? "gap: blocked load (real - fresh)" : "gap: staleness (fresh - shadow)",
-			c[0], c[1]);
+				if (cpus_gap(&sm[s][i], &st, &bl))
+					continue;
+				v.v[s][i][0] = k ? bl : st;
+				v.v[s][i][1] = 100.0 * (k ? bl : st) / (st + bl);
+			}
+		cmp_row_num(o, k ? "gap: blocked load (real - fresh)" : "gap: staleness (fresh - shadow)",
+			    "%.0f (%.0f%%)", 2, &v, 0);
 	}
 }
 

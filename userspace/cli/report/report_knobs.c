@@ -280,23 +280,41 @@ static const char *cmp_value(const struct report *r, const char *name, char *buf
 	return buf;
 }
 
-static void knobs_compare(const struct report *const run[2], struct cmp_out *o)
+static const char *cmp_mode(const struct report *r)
+{
+	static char buf[128];
+
+	return cmp_value(r, "cgroup_mode", buf, sizeof(buf));
+}
+
+static const char *cmp_llc(const struct report *r)
+{
+	static char buf[128];
+
+	return cmp_value(r, "llc_balancing", buf, sizeof(buf));
+}
+
+static void knobs_compare(const struct cmp_side side[2], struct cmp_out *o)
 {
 	static const char *const names[] = { "cgroup_mode", "llc_balancing" };
-	char c[2][128], label[64];
+	const char *(*const get[])(const struct report *) = { cmp_mode, cmp_llc };
+	char c[2][256], label[64];
+	int have = 0;
 
-	if (!run[0]->knobs.have && !run[1]->knobs.have)
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < side[s].n; i++)
+			have |= side[s].run[i]->knobs.have;
+	if (!have)
 		return;
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-		const char *v0 = cmp_value(run[0], names[k], c[0], sizeof(c[0]));
-		const char *v1 = cmp_value(run[1], names[k], c[1], sizeof(c[1]));
-		const struct knob *a = knobs_find(&run[0]->knobs.start, names[k]);
-		const struct knob *b = knobs_find(&run[1]->knobs.start, names[k]);
-		int differ = run[0]->knobs.have && run[1]->knobs.have &&
-			     strcmp(kv(a), kv(b));
+		const struct report *r0 = side[0].run[0], *r1 = side[1].run[0];
+		const struct knob *a = knobs_find(&r0->knobs.start, names[k]);
+		const struct knob *b = knobs_find(&r1->knobs.start, names[k]);
+		int differ = r0->knobs.have && r1->knobs.have && strcmp(kv(a), kv(b));
 
 		snprintf(label, sizeof(label), "%s%s", names[k], differ ? " (differs)" : "");
-		cmp_row(o, label, v0, v1);
+		cmp_row(o, label, cmp_side_text(c[0], sizeof(c[0]), &side[0], get[k]),
+			cmp_side_text(c[1], sizeof(c[1]), &side[1], get[k]));
 		if (differ)
 			cmp_line(o, "kernel switch %s differs: %s vs %s", names[k], kv(a), kv(b));
 	}

@@ -319,40 +319,51 @@ static int latency_cmd_cg(const struct report *r)
 	return -1;
 }
 
-static void latency_compare(const struct report *const run[2], struct cmp_out *o)
+static void latency_compare(const struct cmp_side side[2], struct cmp_out *o)
 {
 	static const char *const lab[] = { "p50", "p90", "p99", "p99.9" };
-	const struct lat_cg_val *v[2] = { NULL, NULL };
-	char c[2][64];
-	int i, k;
+	const struct lat_cg_val *v[2][CMP_MAX_RUNS];
+	struct cmp_num n;
+	int any = 0, s, i, k;
 
-	for (i = 0; i < 2; i++) {
-		int g = latency_cmd_cg(run[i]);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < side[s].n; i++) {
+			int g = latency_cmd_cg(side[s].run[i]);
 
-		v[i] = g >= 0 ? &run[i]->latency.lat.cg[g].v : NULL;
-	}
-	if (!run[0]->latency.ok && !run[1]->latency.ok)
+			v[s][i] = g >= 0 ? &side[s].run[i]->latency.lat.cg[g].v : NULL;
+			any |= side[s].run[i]->latency.ok;
+		}
+	if (!any)
 		return;
 	cmp_title(o, "wakeup latency of the command's cgroup, BPF (us; log2 buckets: within 2x, max exact)");
 	for (k = 0; k < LAT_NPCT; k++) {
-		for (i = 0; i < 2; i++) {
-			struct lat_estimate e = { 0 };
+		cmp_num_init(&n);
+		for (s = 0; s < 2; s++)
+			for (i = 0; i < side[s].n; i++) {
+				struct lat_estimate e = { 0 };
 
-			if (v[i])
-				lat_log2_percentile(v[i], lat_pct_q[k], &e);
-			cmp_cell(c[i], sizeof(c[i]), v[i] && e.valid, "%.1f", e.value_ns / 1000.0);
-		}
-		cmp_row(o, lab[k], c[0], c[1]);
+				if (!v[s][i])
+					continue;
+				lat_log2_percentile(v[s][i], lat_pct_q[k], &e);
+				if (e.valid)
+					n.v[s][i][0] = e.value_ns / 1000.0;
+			}
+		cmp_row_num(o, lab[k], "%.0f", 1, &n, CMP_CALL);
 	}
-	for (i = 0; i < 2; i++)
-		cmp_cell(c[i], sizeof(c[i]), v[i] && v[i]->samples, "%.1f",
-			 v[i] ? v[i]->max_ns / 1000.0 : 0);
-	cmp_row(o, "max", c[0], c[1]);
-	for (i = 0; i < 2; i++)
-		cmp_cell(c[i], sizeof(c[i]), v[i] != NULL, "%llu / %llu",
-			 v[i] ? (unsigned long long)v[i]->wakeups : 0ULL,
-			 v[i] ? (unsigned long long)v[i]->migrations : 0ULL);
-	cmp_row(o, "wakeups / migrations", c[0], c[1]);
+	cmp_num_init(&n);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < side[s].n; i++)
+			if (v[s][i] && v[s][i]->samples)
+				n.v[s][i][0] = v[s][i]->max_ns / 1000.0;
+	cmp_row_num(o, "max", "%.0f", 1, &n, CMP_CALL);
+	cmp_num_init(&n);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < side[s].n; i++)
+			if (v[s][i]) {
+				n.v[s][i][0] = (double)v[s][i]->wakeups;
+				n.v[s][i][1] = (double)v[s][i]->migrations;
+			}
+	cmp_row_num(o, "wakeups / migrations", "%.0f / %.0f", 2, &n, 0);
 }
 
 static void latency_compare_json(const struct report *r, struct json_writer *w)

@@ -7,6 +7,7 @@
  * wrong and missed, and the kernel model's agreement with the kernel
  * (info's lb_model_* counters: docs/debugfs.md, "Model and agreement").
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
@@ -421,116 +422,128 @@ static int lb_trackers_of(const struct report *r, struct lb_tracker *tr, int max
 	return n;
 }
 
-/*
- * How often the module's model of the kernel's rule picked what the kernel
- * picked (info lb_model_agree, lb_model_disagree), when the module says.
- */
-static void lb_compare_agreement(const struct report *const run[2], struct cmp_out *o)
+/* The info value key of run i as a number (NAN when the module does not say). */
+static double lb_info_num(const struct report *r, const char *key)
 {
-	const char *ag[2], *dis[2];
-	char c[2][64];
-	int i, any = 0;
+	const char *v = lb_info(r, key);
 
-	for (i = 0; i < 2; i++) {
-		ag[i] = lb_info(run[i], "lb_model_agree");
-		dis[i] = lb_info(run[i], "lb_model_disagree");
-		any |= ag[i] && dis[i];
-	}
-	if (!any)
-		return;
-	for (i = 0; i < 2; i++)
-		cmp_cell(c[i], sizeof(c[i]), ag[i] && dis[i], "%s/%s", ag[i], dis[i]);
-	cmp_row(o, "model agrees/disagrees with the kernel's pick", c[0], c[1]);
+	return v ? strtod(v, NULL) : NAN;
 }
 
-static void lb_compare(const struct report *const run[2], struct cmp_out *o)
+static void lb_compare(const struct cmp_side side[2], struct cmp_out *o)
 {
 	static const char *const vnames[] = { "judged calls", "right", "wrong", "missed", "none",
 		"void", "busy calls (not judged)" };
-	struct lb_totals t[2];
-	struct lb_reasons rs[2];
-	struct lb_tracker tr[2][16];
-	char keys[2 * LB_MAX_KEYS][48], a[64], b[64];
-	int have[2], hatt[2], ntr[2], nkeys = 0, i, k;
+	static struct lb_reasons rs[2][CMP_MAX_RUNS];
+	static struct lb_tracker tr[2][CMP_MAX_RUNS][16];
+	static char keys[2 * LB_MAX_KEYS][48], tnames[16][32];
+	struct lb_totals t[2][CMP_MAX_RUNS];
+	int ntr[2][CMP_MAX_RUNS], nkeys = 0, nt = 0, any_lb = 0, any_att = 0, any_agree = 0;
+	struct cmp_num v;
+	int s, i, k, j;
 
-	for (i = 0; i < 2; i++) {
-		have[i] = run[i]->lb.have_lb;
-		hatt[i] = run[i]->lb.have_att;
-		if (have[i])
-			lb_sum_actual(&run[i]->lb.lb, &t[i]);
-		lb_reasons_of(run[i], &rs[i]);
-		ntr[i] = lb_trackers_of(run[i], tr[i], 16);
-	}
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < side[s].n; i++) {
+			const struct report *r = side[s].run[i];
+
+			if (r->lb.have_lb)
+				lb_sum_actual(&r->lb.lb, &t[s][i]);
+			any_lb |= r->lb.have_lb;
+			any_att |= r->lb.have_att;
+			any_agree |= !isnan(lb_info_num(r, "lb_model_agree"));
+			lb_reasons_of(r, &rs[s][i]);
+			ntr[s][i] = lb_trackers_of(r, tr[s][i], 16);
+			for (k = 0; k < rs[s][i].n; k++) {
+				for (j = 0; j < nkeys && strcmp(keys[j], rs[s][i].key[k]); j++)
+					;
+				if (j == nkeys && nkeys < 2 * LB_MAX_KEYS)
+					snprintf(keys[nkeys++], sizeof(keys[0]), "%s", rs[s][i].key[k]);
+			}
+			for (k = 0; k < ntr[s][i]; k++) {
+				for (j = 0; j < nt && strcmp(tnames[j], tr[s][i][k].name); j++)
+					;
+				if (j == nt && nt < 16)
+					snprintf(tnames[nt++], sizeof(tnames[0]), "%s", tr[s][i][k].name);
+			}
+		}
 	cmp_title(o, "load-balancer verdicts (actual pick, idle+newidle, all domains)");
 	for (k = 0; k < 7; k++) {
-		uint64_t v[2];
+		cmp_num_init(&v);
+		for (s = 0; s < 2 && any_lb; s++)
+			for (i = 0; i < side[s].n; i++) {
+				const struct lb_totals *x = &t[s][i];
+				const uint64_t f[] = { x->calls, x->right, x->wrong, x->missed,
+					x->none, x->void_, x->busy_calls };
 
-		for (i = 0; i < 2; i++) {
-			const uint64_t f[] = { t[i].calls, t[i].right, t[i].wrong, t[i].missed,
-				t[i].none, t[i].void_, t[i].busy_calls };
-
-			v[i] = have[i] ? f[k] : 0;
-		}
-		cmp_row(o, vnames[k], cmp_cell(a, sizeof(a), have[0], "%llu", (unsigned long long)v[0]),
-			cmp_cell(b, sizeof(b), have[1], "%llu", (unsigned long long)v[1]));
-	}
-	if (hatt[0] || hatt[1]) {
-		const char *uw[2], *um[2];
-
-		for (i = 0; i < 2; i++) {
-			uw[i] = hatt[i] ? lb_info(run[i], "lb_unexplained_wrong") : NULL;
-			um[i] = hatt[i] ? lb_info(run[i], "lb_unexplained_missed") : NULL;
-		}
-		cmp_title(o, "balancing attempts (one verdict each, idle+newidle, all domains): verdict/reason");
-		cmp_row(o, "headline: unexplained wrong", uw[0] ? uw[0] : "-", uw[1] ? uw[1] : "-");
-		cmp_row(o, "headline: unexplained missed", um[0] ? um[0] : "-", um[1] ? um[1] : "-");
-		lb_compare_agreement(run, o);
-		for (i = 0; i < 2; i++)
-			for (k = 0; k < rs[i].n; k++) {
-				int j;
-
-				for (j = 0; j < nkeys && strcmp(keys[j], rs[i].key[k]); j++)
-					;
-				if (j == nkeys)
-					snprintf(keys[nkeys++], sizeof(keys[0]), "%s", rs[i].key[k]);
+				if (side[s].run[i]->lb.have_lb)
+					v.v[s][i][0] = (double)f[k];
 			}
+		cmp_row_num(o, vnames[k], "%.0f", 1, &v, 0);
+	}
+	if (any_att) {
+		cmp_title(o, "balancing attempts (one verdict each, idle+newidle, all domains): verdict/reason");
+		for (k = 0; k < 2; k++) {
+			cmp_num_init(&v);
+			for (s = 0; s < 2; s++)
+				for (i = 0; i < side[s].n; i++)
+					if (side[s].run[i]->lb.have_att)
+						v.v[s][i][0] = lb_info_num(side[s].run[i], k ?
+							"lb_unexplained_missed" : "lb_unexplained_wrong");
+			cmp_row_num(o, k ? "headline: unexplained missed" : "headline: unexplained wrong",
+				    "%.0f", 1, &v, CMP_CALL);
+		}
+		/* how often the module's model of the kernel's rule made the kernel's pick */
+		if (any_agree) {
+			cmp_num_init(&v);
+			for (s = 0; s < 2; s++)
+				for (i = 0; i < side[s].n; i++) {
+					double ag = lb_info_num(side[s].run[i], "lb_model_agree");
+					double dis = lb_info_num(side[s].run[i], "lb_model_disagree");
+
+					if (!isnan(ag) && !isnan(dis)) {
+						v.v[s][i][0] = ag;
+						v.v[s][i][1] = dis;
+					}
+				}
+			cmp_row_num(o, "model agrees/disagrees with the kernel's pick", "%.0f/%.0f", 2,
+				    &v, 0);
+		}
 		qsort(keys, nkeys, sizeof(keys[0]), lb_key_cmp);
 		for (k = 0; k < nkeys; k++) {
-			uint64_t v[2] = { 0, 0 };
-
-			for (i = 0; i < 2; i++)
-				for (int j = 0; j < rs[i].n; j++)
-					if (!strcmp(rs[i].key[j], keys[k]))
-						v[i] = rs[i].count[j];
-			cmp_row(o, keys[k], cmp_cell(a, sizeof(a), hatt[0], "%llu", (unsigned long long)v[0]),
-				cmp_cell(b, sizeof(b), hatt[1], "%llu", (unsigned long long)v[1]));
+			cmp_num_init(&v);
+			for (s = 0; s < 2; s++)
+				for (i = 0; i < side[s].n; i++) {
+					if (!side[s].run[i]->lb.have_att)
+						continue;
+					v.v[s][i][0] = 0;
+					for (j = 0; j < rs[s][i].n; j++)
+						if (!strcmp(rs[s][i].key[j], keys[k]))
+							v.v[s][i][0] = (double)rs[s][i].count[j];
+				}
+			cmp_row_num(o, keys[k], "%.0f", 1, &v, 0);
 		}
 	}
-	if (ntr[0] || ntr[1]) {
-		const struct lb_tracker *list = ntr[0] >= ntr[1] ? tr[0] : tr[1];
-		int n = ntr[0] >= ntr[1] ? ntr[0] : ntr[1];
-
+	if (nt) {
 		cmp_title(o, "what each tracker would have picked: right/wrong (agree with actual)");
-		for (k = 0; k < n; k++) {
-			char cell[2][64];
+		for (k = 0; k < nt; k++) {
+			int agree = 0;
 
-			for (i = 0; i < 2; i++) {
-				const struct lb_tracker *x = NULL;
+			cmp_num_init(&v);
+			for (s = 0; s < 2; s++)
+				for (i = 0; i < side[s].n; i++)
+					for (j = 0; j < ntr[s][i]; j++) {
+						const struct lb_tracker *x = &tr[s][i][j];
 
-				for (int j = 0; j < ntr[i]; j++)
-					if (!strcmp(tr[i][j].name, list[k].name))
-						x = &tr[i][j];
-				if (!x)
-					snprintf(cell[i], sizeof(cell[i]), "-");
-				else if (x->have_agree)
-					snprintf(cell[i], sizeof(cell[i]), "%llu/%llu (%llu)",
-						 (unsigned long long)x->right, (unsigned long long)x->wrong,
-						 (unsigned long long)x->agree);
-				else
-					snprintf(cell[i], sizeof(cell[i]), "%llu/%llu",
-						 (unsigned long long)x->right, (unsigned long long)x->wrong);
-			}
-			cmp_row(o, list[k].name, cell[0], cell[1]);
+						if (strcmp(x->name, tnames[k]))
+							continue;
+						v.v[s][i][0] = (double)x->right;
+						v.v[s][i][1] = (double)x->wrong;
+						if (x->have_agree)
+							v.v[s][i][2] = (double)x->agree;
+						agree |= x->have_agree;
+					}
+			cmp_row_num(o, tnames[k], agree ? "%.0f/%.0f (%.0f)" : "%.0f/%.0f", agree ? 3 : 2,
+				    &v, 0);
 		}
 	}
 }

@@ -245,6 +245,16 @@ static int rl_run(struct report *r, const struct jv *d, char *err, size_t errlen
 		return -1;
 	}
 	r->exit_status = (int)st;
+	{
+		const struct jv *rep = jv_get(d, "repeat");
+		int64_t a, b;
+
+		if (rep && rep->type == JV_OBJ && !jv_s64(jv_get(rep, "index"), &a) &&
+		    !jv_s64(jv_get(rep, "of"), &b)) {
+			r->repeat = (int)a;
+			r->repeats = (int)b;
+		}
+	}
 	r->debugfs = jv_str(jv_get(d, "debugfs"));
 	r->label = jv_str(jv_get(d, "label"));
 	r->note = jv_str(jv_get(d, "note"));
@@ -260,6 +270,11 @@ static int rl_run(struct report *r, const struct jv *d, char *err, size_t errlen
 		r->cg_used = 1;
 		snprintf(r->cg.rel, sizeof(r->cg.rel), "%s", p);
 		snprintf(r->cg.note, sizeof(r->cg.note), "%s", note ? note : "");
+		/* a report from before the member: its note was set only when cpu was missing */
+		if (jv_bool(jv_get(cg, "cpu_controller"), &r->cg.cpu_ok)) {
+			r->cg.cpu_ok = !note;
+			r->cg_cpu_inferred = 1;
+		}
 	} else if (cg && cg->type != JV_NULL) {
 		snprintf(err, errlen, "cgroup: not an object or null");
 		return -1;
@@ -267,7 +282,9 @@ static int rl_run(struct report *r, const struct jv *d, char *err, size_t errlen
 	return 0;
 }
 
-int report_load(struct report *r, const char *path, char *err, size_t errlen)
+/* r takes doc (a `run --json` document of path); where: "" or "document N: ". */
+static int report_from_doc(struct report *r, const char *path, const char *where, struct jv *doc,
+			   char *err, size_t errlen)
 {
 	const struct report_section *const *sec;
 	const char *schema, *command;
@@ -275,18 +292,16 @@ int report_load(struct report *r, const char *path, char *err, size_t errlen)
 	size_t n;
 
 	r->file = path;
-	r->doc = jv_parse_file(path, err, errlen);
-	if (!r->doc)
-		return -1;
+	r->doc = doc;
 	schema = jv_str(jv_get(r->doc, "schema"));
 	command = jv_str(jv_get(r->doc, "command"));
 	if (!schema || strcmp(schema, CLI_JSON_SCHEMA)) {
-		snprintf(err, errlen, "%s: not a sched-shadow JSON document (schema %s, expected %s)",
-			 path, schema ? schema : "missing", CLI_JSON_SCHEMA);
+		snprintf(err, errlen, "%s: %snot a sched-shadow JSON document (schema %s, expected %s)",
+			 path, where, schema ? schema : "missing", CLI_JSON_SCHEMA);
 		return -1;
 	}
 	if (!command || strcmp(command, "run")) {
-		snprintf(err, errlen, "%s: the output of `%s`, not of `run --json`", path,
+		snprintf(err, errlen, "%s: %sthe output of `%s`, not of `run --json`", path, where,
 			 command ? command : "?");
 		return -1;
 	}
@@ -298,6 +313,64 @@ int report_load(struct report *r, const char *path, char *err, size_t errlen)
 			goto bad;
 	return 0;
 bad:
-	snprintf(err, errlen, "%s: %s", path, why);
+	snprintf(err, errlen, "%s: %s%s", path, where, why);
 	return -1;
+}
+
+int report_load(struct report *r, const char *path, char *err, size_t errlen)
+{
+	struct jv *doc = jv_parse_file(path, err, errlen);
+
+	r->file = path;
+	if (!doc)
+		return -1;
+	return report_from_doc(r, path, "", doc, err, errlen);
+}
+
+int report_load_all(const char *path, struct report **out, int *n, char *err, size_t errlen)
+{
+	struct jv *all = jv_parse_file_all(path, err, errlen);
+	struct report *r;
+	int i, rc = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!all)
+		return -1;
+	r = calloc(all->n, sizeof(*r));
+	if (!r) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		jv_free(all);
+		return -1;
+	}
+	/* each report owns its document: move them out of the array */
+	for (i = 0; i < all->n; i++) {
+		struct jv *d = malloc(sizeof(*d));
+		char where[48] = "";
+
+		if (!d) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			rc = -1;
+			break;
+		}
+		*d = all->items[i];
+		memset(&all->items[i], 0, sizeof(all->items[i]));
+		if (all->n > 1)
+			snprintf(where, sizeof(where), "document %d: ", i + 1);
+		if (report_from_doc(&r[i], path, where, d, err, errlen)) {
+			rc = -1;
+			i++;
+			break;
+		}
+	}
+	jv_free(all);
+	if (rc) {
+		while (i-- > 0)
+			report_free(&r[i]);
+		free(r);
+		return -1;
+	}
+	*out = r;
+	*n = i;
+	return 0;
 }

@@ -64,15 +64,32 @@ static const char *module_info(const struct report *r, const char *key)
 	return r->module.have_info ? dbgfs_info_get(&r->module.info, key) : NULL;
 }
 
-static void module_compare(const struct report *const run[2], struct cmp_out *o)
+static const char *module_kernel(const struct report *r)
 {
-	const char *k[2] = { module_info(run[0], "kernel"), module_info(run[1], "kernel") };
-	const char *v[2] = { module_info(run[0], "version"), module_info(run[1], "version") };
+	return module_info(r, "kernel");
+}
 
-	if (k[0] || k[1])
-		cmp_row(o, "kernel", k[0] ? k[0] : "-", k[1] ? k[1] : "-");
-	if (v[0] || v[1])
-		cmp_row(o, "sched_shadow version", v[0] ? v[0] : "-", v[1] ? v[1] : "-");
+static const char *module_version(const struct report *r)
+{
+	return module_info(r, "version");
+}
+
+static void module_compare(const struct cmp_side side[2], struct cmp_out *o)
+{
+	char a[256], b[256];
+	int k = 0, v = 0;
+
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < side[s].n; i++) {
+			k |= module_kernel(side[s].run[i]) != NULL;
+			v |= module_version(side[s].run[i]) != NULL;
+		}
+	if (k)
+		cmp_row(o, "kernel", cmp_side_text(a, sizeof(a), &side[0], module_kernel),
+			cmp_side_text(b, sizeof(b), &side[1], module_kernel));
+	if (v)
+		cmp_row(o, "sched_shadow version", cmp_side_text(a, sizeof(a), &side[0], module_version),
+			cmp_side_text(b, sizeof(b), &side[1], module_version));
 }
 
 static void module_compare_json(const struct report *r, struct json_writer *w)

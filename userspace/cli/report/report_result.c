@@ -125,49 +125,66 @@ static int result_load(struct report *r, const struct jv *d, char *err, size_t e
 	return 0;
 }
 
-static void result_compare(const struct report *const run[2], struct cmp_out *o)
+static void result_compare(const struct cmp_side side[2], struct cmp_out *o)
 {
-	const struct jv *b[2] = { result_bench(run[0]), result_bench(run[1]) };
-	char p[2][200], c[2][64];
-	int hp[2], i;
+	const struct jv *b[2][CMP_MAX_RUNS];
+	char p[2][200], first[2][200];
+	struct cmp_num v;
+	int any = 0, same = 1, hp[2] = { 0, 0 }, s, i, k;
 
-	if (!b[0] && !b[1])
-		return;
-	for (i = 0; i < 2; i++)
-		hp[i] = b[i] && !result_bench_params(b[i], p[i], sizeof(p[i]));
-	if (hp[0] && hp[1] && !strcmp(p[0], p[1]))
-		cmp_line(o, "bench: %s", p[0]);
-	else
-		for (i = 0; i < 2; i++)
-			if (hp[i])
-				cmp_line(o, "bench (%s): %s", run[i]->label ? run[i]->label :
-					 run[i]->file ? run[i]->file : "?", p[i]);
-	cmp_title(o, "wakeup latency, bench's own (us; exact < 1 ms, else within 0.8%%)");
-	for (int k = 0; k < RESULT_NPCT; k++) {
-		for (i = 0; i < 2; i++) {
-			uint64_t v = 0;
-			int ok = b[i] && !jv_u64(jv_path(b[i], "latency_us", result_pct_key[k], NULL), &v);
-
-			cmp_cell(c[i], sizeof(c[i]), ok, "%llu", (unsigned long long)v);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < side[s].n; i++) {
+			b[s][i] = result_bench(side[s].run[i]);
+			any |= b[s][i] != NULL;
+			if (!b[s][i] || result_bench_params(b[s][i], p[s], sizeof(p[s])))
+				continue;
+			if (!hp[s])
+				snprintf(first[s], sizeof(first[s]), "%s", p[s]);
+			same &= !strcmp(first[s], p[s]);
+			hp[s] = 1;
 		}
-		cmp_row(o, result_pct_name[k], c[0], c[1]);
-	}
-	for (i = 0; i < 2; i++) {
-		double rps = 0;
-		int ok = b[i] && !jv_double(jv_get(b[i], "rps"), &rps);
+	if (!any)
+		return;
+	if (hp[0] && hp[1] && same && !strcmp(first[0], first[1]))
+		cmp_line(o, "bench: %s", first[0]);
+	else
+		for (s = 0; s < 2; s++)
+			if (hp[s])
+				cmp_line(o, "bench (%s): %s%s", side[s].name, first[s],
+					 same ? "" : " (its runs' parameters differ)");
+	cmp_title(o, "wakeup latency, bench's own (us; exact < 1 ms, else within 0.8%%)");
+	for (k = 0; k < RESULT_NPCT; k++) {
+		cmp_num_init(&v);
+		for (s = 0; s < 2; s++)
+			for (i = 0; i < side[s].n; i++) {
+				uint64_t x;
 
-		cmp_cell(c[i], sizeof(c[i]), ok, "%.0f", rps);
+				if (b[s][i] && !jv_u64(jv_path(b[s][i], "latency_us", result_pct_key[k], NULL), &x))
+					v.v[s][i][0] = (double)x;
+			}
+		cmp_row_num(o, result_pct_name[k], "%.0f", 1, &v, CMP_CALL);
 	}
-	cmp_row(o, "requests/s", c[0], c[1]);
-	for (i = 0; i < 2; i++) {
-		uint64_t rq = 0, sk = 0;
-		int ok = b[i] && !jv_u64(jv_get(b[i], "requests"), &rq) &&
-			 !jv_u64(jv_get(b[i], "skipped"), &sk);
+	cmp_num_init(&v);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < side[s].n; i++) {
+			double rps;
 
-		cmp_cell(c[i], sizeof(c[i]), ok, "%llu (%llu)", (unsigned long long)rq,
-			 (unsigned long long)sk);
-	}
-	cmp_row(o, "requests (skipped: worker busy)", c[0], c[1]);
+			if (b[s][i] && !jv_double(jv_get(b[s][i], "rps"), &rps))
+				v.v[s][i][0] = rps;
+		}
+	cmp_row_num(o, "requests/s", "%.0f", 1, &v, CMP_CALL);
+	cmp_num_init(&v);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < side[s].n; i++) {
+			uint64_t rq, sk;
+
+			if (b[s][i] && !jv_u64(jv_get(b[s][i], "requests"), &rq) &&
+			    !jv_u64(jv_get(b[s][i], "skipped"), &sk)) {
+				v.v[s][i][0] = (double)rq;
+				v.v[s][i][1] = (double)sk;
+			}
+		}
+	cmp_row_num(o, "requests (skipped: worker busy)", "%.0f (%.0f)", 2, &v, 0);
 }
 
 static void result_compare_json(const struct report *r, struct json_writer *w)

@@ -407,50 +407,113 @@ static void wasted_facts_of(const struct report *r, struct wasted_facts *f)
 		f->top_ms = strtod(info(r, "wasted_policy_top_ms"), NULL);
 }
 
-static void wasted_compare(const struct report *const run[2], struct cmp_out *o)
+/* The judgement of the extra wait: second side minus first, its two parts. */
+static void wasted_extra_verdict(struct cmp_out *o, const struct cmp_num *tot,
+				 const struct cmp_num *bal, const struct cmp_num *cap)
 {
-	struct wasted_facts f[2];
-	char c[2][96];
-	int i;
+	struct cmp_stat st[3][2];
+	const struct cmp_num *v[3] = { tot, bal, cap };
+	double d[3];
+	int call[3];
 
-	wasted_facts_of(run[0], &f[0]);
-	wasted_facts_of(run[1], &f[1]);
-	if (!f[0].have && !f[1].have)
+	for (int k = 0; k < 3; k++) {
+		if (cmp_stat_of(o, v[k], 0, 0, &st[k][0]) || cmp_stat_of(o, v[k], 1, 0, &st[k][1]))
+			return;
+		d[k] = st[k][1].med - st[k][0].med;
+		call[k] = cmp_call(&st[k][0], &st[k][1]);
+	}
+	cmp_verdict(o, "second minus first", "total %+.0f, the balancer's share %+.0f, capacity "
+		    "and shares %+.0f (task-ms%s)", d[0], d[1], d[2],
+		    call[0] == CMP_NO_SPREAD ? "" : ", medians");
+	if (call[0] == CMP_NO_SPREAD) {
+		cmp_verdict(o, "the extra wait is", "not called: one run per side, no spread to judge "
+			    "it against (sched-shadow run --repeat 3 on each side)");
+	} else if (call[0] == 0) {
+		cmp_verdict(o, "the extra wait is", "within noise: the totals' ranges overlap");
+	} else if (call[0] < 0) {
+		cmp_verdict(o, "the extra wait is", "none: the second side waited less in total "
+			    "(%+.0f task-ms)", d[0]);
+	} else if (call[1] == 1 && call[2] == 1) {
+		cmp_verdict(o, "the extra wait is", "the balancer's and the shares': %.0f%% / %.0f%%",
+			    100.0 * d[1] / (d[1] + d[2]), 100.0 * d[2] / (d[1] + d[2]));
+	} else if (call[1] == 1) {
+		cmp_verdict(o, "the extra wait is", "the balancer's (capacity and shares: %s)",
+			    call[2] ? "lower" : "within noise");
+	} else if (call[2] == 1) {
+		cmp_verdict(o, "the extra wait is", "capacity and shares' (the balancer's share: %s)",
+			    call[1] ? "lower" : "within noise");
+	} else {
+		cmp_verdict(o, "the extra wait is", "called in total, but neither part alone exceeds "
+			    "the noise");
+	}
+}
+
+/* The policy that wasted the most, with its time (one run) or without (several). */
+static const char *wasted_top(const struct report *r)
+{
+	static char buf[160];
+	struct wasted_facts f;
+
+	wasted_facts_of(r, &f);
+	if (!f.have)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%s %.0f", f.top ? f.top : "none", f.top_ms);
+	return buf;
+}
+
+static const char *wasted_top_name(const struct report *r)
+{
+	struct wasted_facts f;
+
+	wasted_facts_of(r, &f);
+	return f.have ? (f.top ? f.top : "none") : NULL;
+}
+
+static void wasted_compare(const struct cmp_side side[2], struct cmp_out *o)
+{
+	struct cmp_num tot, bal, cap, wst;
+	int any = 0, waits = 1;
+	char a[256], b[256];
+
+	cmp_num_init(&tot);
+	cmp_num_init(&bal);
+	cmp_num_init(&cap);
+	cmp_num_init(&wst);
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < side[s].n; i++) {
+			struct wasted_facts f;
+
+			wasted_facts_of(side[s].run[i], &f);
+			any |= f.have;
+			waits &= f.have_wait;
+			if (f.have)
+				wst.v[s][i][0] = f.wasted_ms;
+			if (!f.have_wait)
+				continue;
+			tot.v[s][i][0] = f.wait_ms;
+			bal.v[s][i][0] = f.balancer_ms;
+			bal.v[s][i][1] = f.wait_ms > 0 ? 100.0 * f.balancer_ms / f.wait_ms : 0;
+			cap.v[s][i][0] = f.capacity_ms;
+			cap.v[s][i][1] = f.wait_ms > 0 ? 100.0 * f.capacity_ms / f.wait_ms : 0;
+		}
+	if (!any)
 		return;
 	cmp_title(o, "run-queue wait of the command (module, task-ms): the balancer's share or "
 		  "the shares'?");
-	for (i = 0; i < 2; i++)
-		cmp_cell(c[i], sizeof(c[i]), f[i].have_wait, "%.0f", f[i].wait_ms);
-	cmp_row(o, "  total wait", c[0], c[1]);
-	for (i = 0; i < 2; i++)
-		cmp_cell(c[i], sizeof(c[i]), f[i].have_wait, "%.0f (%.0f%%)", f[i].balancer_ms,
-			 f[i].wait_ms > 0 ? 100.0 * f[i].balancer_ms / f[i].wait_ms : 0);
-	cmp_row(o, "  an allowed CPU idle: the balancer's", c[0], c[1]);
-	for (i = 0; i < 2; i++)
-		cmp_cell(c[i], sizeof(c[i]), f[i].have_wait, "%.0f (%.0f%%)", f[i].capacity_ms,
-			 f[i].wait_ms > 0 ? 100.0 * f[i].capacity_ms / f[i].wait_ms : 0);
-	cmp_row(o, "  all allowed busy: capacity, shares", c[0], c[1]);
-	if (f[0].have_wait && f[1].have_wait) {
-		double db = f[1].balancer_ms - f[0].balancer_ms, dc = f[1].capacity_ms - f[0].capacity_ms;
-		double pb = db > 0 ? db : 0, pc = dc > 0 ? dc : 0;
-
-		snprintf(c[0], sizeof(c[0]), "%+.0f", db);
-		cmp_row(o, "  second minus first: the balancer's share", "", c[0]);
-		snprintf(c[0], sizeof(c[0]), "%+.0f", dc);
-		cmp_row(o, "  second minus first: capacity and shares", "", c[0]);
-		if (pb + pc > 0) {
-			snprintf(c[0], sizeof(c[0]), "%.0f%% / %.0f%%", 100.0 * pb / (pb + pc),
-				 100.0 * pc / (pb + pc));
-			cmp_row(o, "  of the extra wait: balancer / shares", "", c[0]);
-		}
-	}
-	for (i = 0; i < 2; i++)
-		cmp_cell(c[i], sizeof(c[i]), f[i].have, "%.0f", f[i].wasted_ms);
-	cmp_row(o, "  wasted-core time, all CPUs (ms)", c[0], c[1]);
-	for (i = 0; i < 2; i++)
-		cmp_cell(c[i], sizeof(c[i]), f[i].have, "%s %.0f", f[i].top ? f[i].top : "none",
-			 f[i].top_ms);
-	cmp_row(o, "  policy that wasted time (most)", c[0], c[1]);
+	cmp_row_num(o, "total wait", "%.0f", 1, &tot, CMP_CALL);
+	cmp_row_num(o, "an allowed CPU idle: the balancer's", "%.0f (%.0f%%)", 2, &bal, CMP_CALL);
+	cmp_row_num(o, "all allowed busy: capacity, shares", "%.0f (%.0f%%)", 2, &cap, CMP_CALL);
+	cmp_row_num(o, "wasted-core time, all CPUs (ms)", "%.0f", 1, &wst, CMP_CALL);
+	if (side[0].n == 1 && side[1].n == 1)
+		cmp_row(o, "policy that wasted time (most)",
+			cmp_side_text(a, sizeof(a), &side[0], wasted_top),
+			cmp_side_text(b, sizeof(b), &side[1], wasted_top));
+	else	/* the runs' policies, which may differ: a line, not a column's width */
+		cmp_verdict(o, "policy that wasted time (most)", "%s: %s; %s: %s", side[0].name,
+			    cmp_side_text(a, sizeof(a), &side[0], wasted_top_name), side[1].name,
+			    cmp_side_text(b, sizeof(b), &side[1], wasted_top_name));
+	if (waits)
+		wasted_extra_verdict(o, &tot, &bal, &cap);
 }
 
 static void wasted_compare_json(const struct report *r, struct json_writer *w)

@@ -90,6 +90,28 @@ int cg_mount_point(char *out, size_t len, char *err, size_t errlen)
 	return 0;
 }
 
+/* Is the cpu controller bound to a cgroup v1 hierarchy ("N:cpu,cpuacct:/..." in /proc/self/cgroup)? */
+static int cg_cpu_on_v1(void)
+{
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	char line[4096];
+	int v1 = 0;
+
+	if (!f)
+		return 0;
+	while (!v1 && fgets(line, sizeof(line), f)) {
+		char *a = strchr(line, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+
+		if (!a || !b || b == a + 1)
+			continue;
+		*b = 0;
+		for (char *t = strtok(a + 1, ","); t; t = strtok(NULL, ","))
+			v1 |= !strcmp(t, "cpu");
+	}
+	fclose(f);
+	return v1;
+}
+
 /* Current cgroup v2 of the calling process, as an absolute directory. */
 static int cg_self(const char *mnt, char *out, size_t len)
 {
@@ -172,53 +194,70 @@ int cg_create(struct cg_handle *h, const char *path, long weight,
 	/*
 	 * Enable the cpu controller down to the cgroup (so it gets its own
 	 * cfs_rq hierarchy, which is what the module looks at), then the weight.
-	 * Not fatal: the note says what is missing.
+	 * Not fatal here: cpu_ok and the note say what is missing, the caller
+	 * decides.
 	 */
 	{
-		const char *what = weight > 0 ? "weight not applied" : "cgroup has no cpu controller";
 		char ctl[4096 + 32], buf[512], wv[32];
 		int e;
 
 		/* The cpu controller must be offered by the root first */
 		fmt_into(ctl, sizeof(ctl), "%s/cgroup.controllers", h->mnt);
 		if (read_small(ctl, buf, sizeof(buf)) || !has_word(buf, "cpu")) {
-			fmt_into(h->note, sizeof(h->note),
-				 "cpu controller not available on the cgroup2 mount %s "
-				 "(bound to a cgroup v1 hierarchy?): %s", h->mnt, what);
+			if (cg_cpu_on_v1())
+				fmt_into(h->note, sizeof(h->note),
+					 "the cpu controller is bound to a cgroup v1 hierarchy, not to "
+					 "the cgroup2 mount %s: move it to cgroup v2 (boot with "
+					 "systemd.unified_cgroup_hierarchy=1, or unmount its v1 hierarchy)",
+					 h->mnt);
+			else
+				fmt_into(h->note, sizeof(h->note),
+					 "the cgroup2 mount %s does not offer the cpu controller (%s "
+					 "lacks it: cgroup_disable=cpu?)", h->mnt, ctl);
 			return 0;
 		}
 		/* Enable +cpu in every ancestor's subtree_control, root downwards */
 		snprintf(cur, sizeof(cur), "%s", h->mnt);
-		for (p = rel + 1; ; ) {
+		for (p = rel + 1; *p; ) {
 			size_t n = strcspn(p, "/"), cl = strlen(cur);
 
 			fmt_into(ctl, sizeof(ctl), "%s/cgroup.subtree_control", cur);
 			if (read_small(ctl, buf, sizeof(buf)) == 0 && !has_word(buf, "cpu")) {
 				e = write_file(ctl, "+cpu");
 				if (e) {
-					fmt_into(h->note, sizeof(h->note), "enabling +cpu in %s: %s: %s",
-						 ctl, strerror(-e), what);
+					fmt_into(h->note, sizeof(h->note),
+						 "cannot enable the cpu controller in %s: %s%s", ctl,
+						 strerror(-e), e == -EBUSY ?
+						 " (that cgroup has processes of its own: move them to a "
+						 "child, or pick a cgroup elsewhere)" :
+						 " (not delegated to you: run as root, or pick a cgroup "
+						 "where you may enable it)");
 					return 0;
 				}
 			}
-			if (!*p)
-				break;
 			cur[cl] = '/';
 			memcpy(cur + cl + 1, p, n);
 			cur[cl + 1 + n] = 0;
 			p += n;
 			while (*p == '/')
 				p++;
-			if (!*p)
-				break;
 		}
+		/* the cgroup itself must list it (the kernel's word, not ours) */
+		fmt_into(ctl, sizeof(ctl), "%s/cgroup.controllers", h->dir);
+		if (strcmp(rel, "/") && (read_small(ctl, buf, sizeof(buf)) || !has_word(buf, "cpu"))) {
+			fmt_into(h->note, sizeof(h->note),
+				 "the cpu controller is not enabled in %s (its parent's "
+				 "cgroup.subtree_control lacks cpu): enable it there", ctl);
+			return 0;
+		}
+		h->cpu_ok = 1;
 		if (weight > 0) {
 			fmt_into(ctl, sizeof(ctl), "%s/cpu.weight", h->dir);
 			snprintf(wv, sizeof(wv), "%ld", weight);
 			e = write_file(ctl, wv);
 			if (e)
-				fmt_into(h->note, sizeof(h->note), "%s: %s: %s",
-					 ctl, strerror(-e), what);
+				fmt_into(h->note, sizeof(h->note), "%s: %s: weight not applied",
+					 ctl, strerror(-e));
 			else
 				h->weight_applied = 1;
 		}

@@ -20,7 +20,8 @@ struct cg_handle {
 	char *created[16];
 	uint64_t cgid;		/* inode number = cgroup id */
 	int weight_applied;
-	char note[256];		/* why a requested weight was not applied */
+	int cpu_ok;		/* the cpu controller is enabled down to the cgroup */
+	char note[512];		/* why not (cpu_ok 0), or why a requested weight was not applied */
 };
 
 /* Mount point of the cgroup2 hierarchy; 0 or -1 with err. */
@@ -28,8 +29,11 @@ int cg_mount_point(char *out, size_t len, char *err, size_t errlen);
 /*
  * Resolve PATH below the cgroup2 mount and create what is missing
  * (mkdir -p), enable +cpu in the ancestors' subtree_control and, when
- * weight > 0, write cpu.weight; failure of those is not fatal (h->note
- * says why).  Writing "/" means the root cgroup.
+ * weight > 0, write cpu.weight.  Failure of those is not fatal here:
+ * h->cpu_ok says whether the cgroup has the cpu controller (its own
+ * cgroup.controllers lists "cpu"), and h->note why not, in one line that
+ * says how to fix it; the callers refuse to run without it unless told
+ * otherwise (--allow-no-cpu-controller).  "/" means the root cgroup.
  */
 int cg_create(struct cg_handle *h, const char *path, long weight,
 	      char *err, size_t errlen);

@@ -26,7 +26,8 @@ struct bench_opts {
 	double duration_s;	/* -r */
 	const char *cgroup;	/* --cgroup PATH (relative to the cgroup2 mount) */
 	long weight;		/* --weight, 0 = leave the default */
-	int json;
+	int json, pretty;
+	int allow_no_cpu;	/* --allow-no-cpu-controller */
 };
 
 struct bench_result {
