@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of `make demo` (busybox sh, sourced by guest/init in demo mode).
 #
-# The same workload twice, each time under
-#   sched-shadow run -j -o run-CASE.json -- sched-shadow bench ...
-# with `sched-shadow record` sampling the module in the background:
+# The same workload in two cases, DEMO_ROUNDS rounds (3 by default: each
+# case's runs are its repeats for `compare`, the cases alternating so that
+# a drift of the machine falls on both), each time under
+#   sched-shadow run -j -o run-CASE-rN.json -- sched-shadow bench ...
+# with `sched-shadow record` sampling the module in the background (the
+# first round only, which also writes the Perfetto traces):
 #   root:    the bench and a sibling load (hog threads) in the root cgroup
 #   nested:  the bench in /demo/a/b (created by `run --cgroup`, cpu.weight
 #            100 all the way down) and the same hogs in /demo/c with
@@ -24,7 +27,7 @@ CONF=/etc/sched_shadow-demo.conf
 # shellcheck source=/dev/null # the settings `make compare` writes
 [ -f $CONF ] && . $CONF
 DUR=${DEMO_DURATION:-10}
-ROUNDS=${DEMO_ROUNDS:-1}
+ROUNDS=${DEMO_ROUNDS:-3}
 # schbench-style: 2 message threads x 6 workers, each request burns 2 ms
 # of CPU, a round every 10 ms: more runnable workers than the 6 vCPUs at
 # every round, so the balancer has work to move.
@@ -32,13 +35,15 @@ BENCH="${DEMO_BENCH:--m 2 -t 6 -c 2000 -s 10000} -r $DUR"
 SIB_THREADS=2
 SIB_WEIGHT=${DEMO_SIB_WEIGHT:-300}
 
-# run_case NAME SIBLING_CGROUP BENCH_CGROUP (created by run --cgroup)
+# run_case NAME SIBLING_CGROUP BENCH_CGROUP (created by run --cgroup) ROUND
 run_case() {
-	local name=$1 sib=$2 bcg=$3 rc note
-	shift 3
+	local name=$1 sib=$2 bcg=$3 r=$4 rc note rec=
+	shift 4
 	set -- ${bcg:+--cgroup "$bcg"}
+	# the first round records the module and writes the trace
+	[ "$r" = 1 ] && set -- "$@" --perfetto /tmp/$name-r$r.perfetto-trace -i 0.2
 	note="bench in ${bcg:-/}, sibling load burn -t $SIB_THREADS (hogs) in ${sib:-/}${sib:+ (cpu.weight $SIB_WEIGHT)}"
-	echo "== $name: sched-shadow run ${*:+$* }-j -o run-$name.json -- sched-shadow bench $BENCH"
+	echo "== $name, round $r of $ROUNDS: sched-shadow run ${*:+$* }-j -o run-$name-r$r.json -- sched-shadow bench $BENCH"
 	echo "   sibling load: burn -t $SIB_THREADS (hogs) in ${sib:-/}${sib:+ (cpu.weight $SIB_WEIGHT)}"
 	if [ -n "$sib" ]; then
 		cg_mk "$sib" "$SIB_WEIGHT"
@@ -47,17 +52,21 @@ run_case() {
 		bg sibling-$name burn -t $SIB_THREADS -r 1000 -s 0 -d $((DUR + 10)) -q
 	fi
 	sleep 1
-	"$CLI" record -i 0.2 -o /tmp/demo-$name.csv 2> /tmp/record-$name.err &
-	local rec=$!
-	"$CLI" run "$@" --label "$name" --note "$note" --perfetto /tmp/$name.perfetto-trace -i 0.2 \
-		-j -o /tmp/run-$name.json -- "$CLI" bench $BENCH -j > /tmp/bench-$name.json 2> /tmp/run-$name.err
+	if [ "$r" = 1 ]; then
+		"$CLI" record -i 0.2 -o /tmp/demo-$name-r$r.csv 2> /tmp/record-$name.err &
+		rec=$!
+	fi
+	"$CLI" run "$@" --label "$name" --note "$note" \
+		-j -o /tmp/run-$name-r$r.json -- "$CLI" bench $BENCH -j > /tmp/bench-$name-r$r.json 2> /tmp/run-$name.err
 	rc=$?
-	kill -TERM $rec 2>/dev/null
-	wait $rec
+	if [ -n "$rec" ]; then
+		kill -TERM $rec 2>/dev/null
+		wait $rec
+	fi
 	bg_stop
-	echo "   run exit status $rc; $(grep -c '' /tmp/demo-$name.csv 2>/dev/null) CSV lines recorded"
+	echo "   run exit status $rc${rec:+; $(grep -c '' /tmp/demo-$name-r$r.csv 2>/dev/null) CSV lines recorded}"
 	[ -s /tmp/run-$name.err ] && sed 's/^/   run: /' /tmp/run-$name.err
-	grep -v '^recorded ' /tmp/record-$name.err | sed 's/^/   record: /'
+	[ -n "$rec" ] && grep -v '^recorded ' /tmp/record-$name.err | sed 's/^/   record: /'
 	return 0
 }
 
@@ -70,21 +79,19 @@ if [ ! -x "$CLI" ]; then
 	exit 1
 fi
 echo "sched_shadow demo: $(ncpus) CPUs, kernel $(uname -r), $(sed -n 's/^feature.lb_audit //p' $SS/info | head -n 1) lb audit"
-# With ROUNDS > 1 (make compare) each round's files carry a -rN suffix.
+# Each round's files carry its -rN suffix.
+t0=$(cut -d. -f1 /proc/uptime)
 r=1
 while [ $r -le $ROUNDS ]; do
-	[ $ROUNDS -gt 1 ] && echo "== round $r of $ROUNDS" && sfx=-r$r
-	run_case root "" ""
+	echo "== round $r of $ROUNDS"
+	run_case root "" "" $r
 	sleep 2		# let the load of the first case decay a little
-	run_case nested /demo/c /demo/a/b
+	run_case nested /demo/c /demo/a/b $r
 	cg_rm /demo
-	for name in root nested; do
-		for f in run-$name.json bench-$name.json demo-$name.csv $name.perfetto-trace; do
-			[ -z "${sfx:-}" ] || mv /tmp/$f /tmp/${f%.*}$sfx.${f##*.} 2>/dev/null
-		done
-	done
+	sleep 2
 	r=$((r + 1))
 done
+echo "sched_shadow demo: $ROUNDS rounds in $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 unload_module
 
 # Exports last, after the console pipe drained: guest/init copies this
@@ -93,12 +100,13 @@ unload_module
 sleep 2
 r=1
 while [ $r -le $ROUNDS ]; do
-	sfx=; [ $ROUNDS -gt 1 ] && sfx=-r$r
 	for name in root nested; do
-		vm_export run-$name$sfx.json /tmp/run-$name$sfx.json
-		vm_export bench-$name$sfx.json /tmp/bench-$name$sfx.json
-		vm_export demo-$name$sfx.csv /tmp/demo-$name$sfx.csv
-		vm_export $name$sfx.perfetto-trace /tmp/$name$sfx.perfetto-trace
+		vm_export run-$name-r$r.json /tmp/run-$name-r$r.json
+		vm_export bench-$name-r$r.json /tmp/bench-$name-r$r.json
+		if [ $r = 1 ]; then
+			vm_export demo-$name-r$r.csv /tmp/demo-$name-r$r.csv
+			vm_export $name-r$r.perfetto-trace /tmp/$name-r$r.perfetto-trace
+		fi
 	done
 	r=$((r + 1))
 done

@@ -59,7 +59,7 @@ test-stress-short:
 # `make test`: the closing line counts a fourth suite, and the sub-make that
 # runs test-vm boots the short stress VM first (its failures are counted in
 # the summary, not allowed to stop test-vm).
-test: export SUITES = unit checker bpf lint install vm stress
+test: export SUITES = unit checker bpf lint docs install vm stress
 test: export STRESS_IN_MAKE_TEST = 1
 ifeq ($(STRESS_IN_MAKE_TEST),1)
 test-vm: stress-in-test

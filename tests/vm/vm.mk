@@ -15,7 +15,7 @@
 #                                      after each kernel the audit model's
 #                                      agreement line (lb_agreement.py)
 #   make test-rt                       the PREEMPT_RT boot alone
-#   make demo                          root vs nested cgroup, side by side
+#   make demo [DEMO_DOCS=1]            root vs nested cgroup, 3 rounds, side by side
 #   make compare [KERNELS="trixie trixie-backports"] [COMPARE_ROUNDS=3]
 #                [COMPARE_SIB_WEIGHT=100] [COMPARE_BENCH='-m 2 -t 6 ...']
 #                                      the demo on each kernel, rounds in one
@@ -228,11 +228,17 @@ test-vm-rt: $(BUILD)/sched-shadow
 
 # The demo keeps its logs, exports, report and plots in build/demo/
 # (tests/vm/demo.sh in the guest, tests/vm/demo-report.sh on the host).
+# DEMO_DOCS=1: the runs become docs/examples/ and the docs made from them
+# are rewritten (tests/vm/demo-report.sh --docs).
+DEMO_DOCS ?=
 demo:
-	@$(MAKE) --no-print-directory vm-initramfs $(BUILD)/sched-shadow
-	@. $(VM_ENV) && EXPORT_DIR=$(BUILD)/demo/vm-out VM_SCENARIOS= \
-		tests/vm/run-vm.sh demo $$VM_VMLINUZ $(VM_INITRD) $(BUILD)/demo
-	@tests/vm/demo-report.sh --cli $(BUILD)/sched-shadow $(BUILD)/demo
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory vm-initramfs $(BUILD)/sched-shadow && \
+	rm -rf $(BUILD)/demo/vm-out && \
+	( . $(VM_ENV) && EXPORT_DIR=$(BUILD)/demo/vm-out VM_SCENARIOS= \
+		tests/vm/run-vm.sh demo $$VM_VMLINUZ $(VM_INITRD) $(BUILD)/demo ) && \
+	tests/vm/demo-report.sh --cli $(BUILD)/sched-shadow $(if $(DEMO_DOCS),--docs) $(BUILD)/demo; \
+	rc=$$?; echo "make demo: $$(( $$(date +%s) - start )) s"; exit $$rc
 
 # The demo's workload on each of KERNELS, COMPARE_ROUNDS rounds in one boot
 # per kernel, then one side-by-side report (tests/vm/compare-report.py):

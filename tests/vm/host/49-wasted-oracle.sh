@@ -15,6 +15,7 @@
 #   wasted-core oracle: <release> N of N CPUs within bound
 #   wasted-core oracle: <release> N of N cgroups within bound
 #   wasted-core oracle: <release> N of N wait splits within bound
+# (also into VM_OUT_DIR/wasted-oracle.txt: docs/testing.md shows them)
 #
 #   tests/vm/host/49-wasted-oracle.sh [VM_OUT_DIR]     (default build/vm-out)
 set -u
@@ -30,12 +31,13 @@ if [ ${#wins[@]} -eq 0 ]; then
 else
 	ok 0 "wasted-core windows exported by the guest: ${#wins[@]}"
 	done_seen=1
+	: > "$out/wasted-oracle.txt"
 	while IFS= read -r line; do
 		case $line in
 		"checks done") done_seen=0 ;;
 		"ok - "*) ok 0 "oracle: ${line#ok - }" ;;
 		"not ok - "*) ok 1 "oracle: ${line#not ok - }" ;;
-		"wasted-core oracle: "*) echo "$line" ;;
+		"wasted-core oracle: "*) echo "$line"; echo "$line" >> "$out/wasted-oracle.txt" ;;
 		"#"*) echo "$line" ;;
 		esac
 	done < <(python3 "$top/tests/vm/host/wasted_oracle.py" "${wins[@]}" 2>&1)

@@ -163,4 +163,6 @@ grep 'lb_verdict:.*verdict=wrong' /tmp/l27.trace | head -n 3 | sed 's/^ *//' | c
 bm=$(att /tmp/l27.att busy '*' moved)
 if [ "$pulls" -ge 1 ] && [ "$pulls" -le $((ev5 + bm)) ] && [ "$wev" -ge 1 ]; then ok "lb known wrong: sched_migrate_task shows $pulls hog pulls to cpu5, within the $ev5 tasks cpu5's judged attempts moved (+ $bm moved by busy attempts, not traced)"; else not_ok "lb known wrong: hog pulls to cpu5 confirmed by sched_migrate_task" "pulls $pulls, moved by cpu5's attempts $ev5 (+ $bm by busy attempts), wrong/overloaded events with moves $wev"; fi
 grep 'lb_verdict:' /tmp/l27.trace > /tmp/l27.verdicts
+# its lb_attempts table: docs/interpreting.md shows it (tests/vm/host/99-docs-console.sh)
+vm_export lb27-attempts.txt /tmp/l27.att >/dev/null 2>&1
 if [ -s /tmp/l27.verdicts ] && vm_export lb27-verdicts.txt /tmp/l27.verdicts; then ok "lb known wrong: $(wc -l < /tmp/l27.verdicts) lb_verdict events exported for the host checker"; else not_ok "lb known wrong: lb_verdict events exported for the host checker" "none"; fi

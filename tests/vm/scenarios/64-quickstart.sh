@@ -10,7 +10,7 @@
 # runs hold, so alignment differs between runs).  The commands and lines
 # come from the README (tests/quickstart/extract.sh, at build time).
 # plan: 6
-# timeout: 200
+# timeout: 420
 QS=/etc/sched_shadow-quickstart.txt
 rel=$(uname -r)
 unload_module
