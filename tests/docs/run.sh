@@ -15,7 +15,7 @@
 #    documents (the examples, and a run and a compare of now on the unit
 #    fixture) (tests/docs/schema.py);
 #  - the section lists of the text report and of compare against the text
-#    the CLI prints (tests/docs/sections.py);
+#    the CLI prints, the demo's and a fixture's (tests/docs/sections.py);
 #  - every option docs/cli.md and docs/cli-run.md name is the CLI's, and
 #    every option of the CLI is named there (tests/docs/options.py);
 #  - every target `make help` lists is a target, and docs/testing.md's
@@ -80,13 +80,20 @@ python3 tests/docs/schema.py compare "$tmp/cmp-ex.json" "$tmp/cmp-fx.json" > "$t
 ok $? "docs/cli-run.md's compare schema, likewise ($(tail -n 1 "$tmp/schema"))"
 grep -v '^compare: [0-9]* members' "$tmp/schema" | head -n 10 | diag
 
-head -n 1 "${ex[1]}" > "$tmp/one.json"
-"$CLI" report "$tmp/one.json" > "$tmp/report.txt" 2>&1
+# the section lists: the demo's reports (every source, a bench's result) and
+# the fixture's (no BPF, no result: the `only when` items left out; --set)
+"$CLI" report "${ex[1]}" > "$tmp/report.txt" 2>&1
 python3 tests/docs/sections.py report "$tmp/report.txt" > "$tmp/sec" 2>&1
-ok $? "docs/cli-run.md's section list of the text report is the report's ($(cat "$tmp/sec"))"
+ok $? "docs/cli-run.md's section list of the text report is the demo's reports' ($(head -n 1 "$tmp/sec"))"
+"$CLI" report "$tmp/fx2.json" > "$tmp/report.txt" 2>&1
+python3 tests/docs/sections.py report "$tmp/report.txt" > "$tmp/sec" 2>&1
+ok $? "docs/cli-run.md's section list of the text report is the fixture's run --repeat 2 --set reports' ($(head -n 1 "$tmp/sec"))"
 "$CLI" compare "${ex[@]}" > "$tmp/compare.txt" 2>&1
 python3 tests/docs/sections.py compare "$tmp/compare.txt" > "$tmp/sec" 2>&1
-ok $? "docs/cli-run.md's group list of compare is compare's ($(cat "$tmp/sec"))"
+ok $? "docs/cli-run.md's group list of compare is the demo's compare's ($(head -n 1 "$tmp/sec"))"
+"$CLI" compare "$tmp/fx.json" "$tmp/fx2.json" > "$tmp/compare.txt" 2>&1
+python3 tests/docs/sections.py compare "$tmp/compare.txt" > "$tmp/sec" 2>&1
+ok $? "docs/cli-run.md's group list of compare is the fixture runs' compare's ($(head -n 1 "$tmp/sec"))"
 
 python3 tests/docs/options.py "$CLI" docs/cli.md docs/cli-run.md > "$tmp/opt" 2>&1
 ok $? "the options docs/cli.md and docs/cli-run.md name are the CLI's, and all of them ($(tail -n 1 "$tmp/opt"))"

@@ -7,9 +7,12 @@
 NAME's list (the items between `<!-- sections: NAME -->` and
 `<!-- sections: end -->` in docs/*.md, each starting with its title in a
 code span) must be the titles of OUTPUT's sections, in order: for `report`
-its `== TITLE (...) ==` lines, for `compare` the titles of its groups (a
-line after a blank line, not indented); a title is cut at its first ` (`
-or `:`.  Prints what differs; exit 1 if anything does.
+its `== TITLE (...) ==` lines, each report of the file on its own (`run
+--repeat` prints several, each from its `sched-shadow run report` line),
+for `compare` the titles of its groups (a line after a blank line, not
+indented); a title is cut at its first ` (` or `:`.  An item whose text
+begins `only when` may be missing from the output; every other item must
+be there.  Prints what differs; exit 1 if anything does.
 """
 import glob
 import os
@@ -24,7 +27,8 @@ def doc_list(name):
         text = open(path).read()
         m = re.search(r"<!-- sections: %s -->\n(.*?)<!-- sections: end -->" % re.escape(name), text, re.S)
         if m:
-            return os.path.relpath(path, TOP), re.findall(r"^- `([^`]+)`", m.group(1), re.M)
+            items = re.findall(r"^- `([^`]+)`:?\s*(.*)$", m.group(1), re.M)
+            return os.path.relpath(path, TOP), [(t, d.startswith("only when")) for t, d in items]
     raise SystemExit("sections.py: no <!-- sections: %s --> list in docs/*.md" % name)
 
 
@@ -33,24 +37,47 @@ def cut(title):
 
 
 def titles(name, text):
+    """The section titles of each document OUTPUT holds, a list each."""
     lines = text.split("\n")
     if name == "report":
-        return [cut(l[3:].rstrip("= ")) for l in lines if l.startswith("== ")]
+        docs = []
+        for l in lines:
+            if l.startswith("sched-shadow run report") or not docs:
+                docs.append([])
+            if l.startswith("== "):
+                docs[-1].append(cut(l[3:].rstrip("= ")))
+        return docs
     out = []
     for i, l in enumerate(lines[1:], 1):
         if l and not l.startswith(" ") and not lines[i - 1].strip():
             out.append(cut(l))
-    return out
+    return [out]
+
+
+def matches(want, got):
+    """got is want in order, an `only when` item possibly left out."""
+    i = 0
+    for title, optional in want:
+        if i < len(got) and got[i] == title:
+            i += 1
+        elif not optional:
+            return False
+    return i == len(got)
 
 
 def main(argv):
     name, path = argv
     where, want = doc_list(name)
-    got = titles(name, open(path).read())
-    if want == got:
-        print("%s: %d sections, as %s lists them" % (name, len(got), where))
+    docs = titles(name, open(path).read())
+    bad = [got for got in docs if not matches(want, got)]
+    if docs and docs[0] and not bad:
+        n = sum(len(got) for got in docs)
+        print("%s: %d sections in %d document(s), as %s lists them (%d of them only when)"
+              % (name, n, len(docs), where, sum(o for _, o in want)))
         return 0
-    print("%s: %s lists %s; the CLI prints %s" % (name, where, want, got))
+    for got in bad or docs:
+        print("%s: %s lists %s; the CLI prints %s"
+              % (name, where, [t + (" (only when)" if o else "") for t, o in want], got))
     return 1
 
 
