@@ -34,8 +34,9 @@ checks the block:
 
 Words and order, digits free: each line of the block and of the output is
 compared with every run of digits (and its sign) as one `#`, runs of
-blanks as one, and compare's difference cell (a number or `within noise`)
-as one token;
+blanks as one, compare's difference cell (a number or `within noise`)
+as one token, and so a tracefs line's flags (irqs-off, need-resched,
+hardirq/softirq, preempt depth: the moment's, not the event's);
 the block's lines must be consecutive lines of the output, in order,
 from its first line to its last, except where the block has a line `...`
 (any number of output lines left out there, also at the start or the end)
@@ -122,10 +123,12 @@ def find(bid):
 # ---------------------------------------------------------------- matching
 
 def norm(line):
-    """Digits free: a run of digits is #, its sign too; compare's difference cell one token."""
+    """Digits free: a run of digits is #, its sign too; compare's difference cell one token;
+    a tracefs line's flags one token."""
     line = re.sub(r"[0-9]+", "#", line)
     line = re.sub(r"[+-]#", "#", line)
     line = " ".join(line.split())
+    line = re.sub(r"^(\S+ \[#\]) [.a-zA-Z#]{4,5} (#\.#: )", r"\1 <flags> \2", line)
     return re.sub(r"\] (within noise|#(\.#)?( \(#%\))?)$", "] <difference>", line)
 
 
