@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -32,7 +33,8 @@
 #define CG_ROOT "/sys/fs/cgroup"
 
 static volatile sig_atomic_t stop;
-static long run_ms = 100, sleep_ms;
+static long run_ms = 100, sleep_ms, nice_val;
+static int have_nice;
 static int marker_fd = -1;
 
 struct worker {
@@ -132,7 +134,9 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
-	w->tid = (pid_t)syscall(SYS_gettid);
+	__atomic_store_n(&w->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	if (have_nice && setpriority(PRIO_PROCESS, (id_t)w->tid, (int)nice_val))
+		fprintf(stderr, "burn: nice %ld: %s\n", nice_val, strerror(errno));
 	mark_affinity(w->tid);
 	while (!stop) {
 		double end = now_s(CLOCK_MONOTONIC) + run_ms / 1e3;
@@ -233,6 +237,7 @@ static void usage(FILE *f)
 "      --widen-to LIST widen to LIST instead of all CPUs (implies --widen)\n"
 "      --trace-marker  write each thread's affinity to tracefs trace_marker when\n"
 "                      it is set (\"burn: affinity tid=T cpus=LIST\")\n"
+"  -n, --nice N        nice value of the worker threads (-20..19)\n"
 "  -q, --quiet         no per-thread report on exit\n"
 "  -h, --help          this text\n"
 "Prints 'burn: thread I cpu_ms=.. periods=.. last_cpu=..' per thread on exit.\n");
@@ -253,6 +258,7 @@ int main(int argc, char **argv)
 		{ "cpus", required_argument, NULL, 2 },
 		{ "widen-to", required_argument, NULL, 3 },
 		{ "trace-marker", no_argument, NULL, 4 },
+		{ "nice", required_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -265,7 +271,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	double t0;
 
-	while ((c = getopt_long(argc, argv, "t:r:s:d:c:w:p:Wqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:r:s:d:c:w:p:Wn:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': threads = parse_num("--threads", optarg, 1, 1024); break;
 		case 'r': run_ms = parse_num("--run", optarg, 1, 3600000); break;
@@ -275,6 +281,7 @@ int main(int argc, char **argv)
 		case 'w': weight = parse_num("--weight", optarg, 1, 10000); break;
 		case 'p': cpu = parse_num("--cpu", optarg, 0, CPU_SETSIZE - 1); break;
 		case 'W': widen = 1; break;
+		case 'n': nice_val = parse_num("--nice", optarg, -20, 19); have_nice = 1; break;
 		case 1: widen_ms = parse_num("--widen-ms", optarg, 0, 600000); break;
 		case 2:
 			if (parse_cpus(optarg, &start_set)) {
@@ -384,6 +391,14 @@ int main(int argc, char **argv)
 	 */
 	if (widen) {
 		sleep_until(t0 + widen_ms / 1e3);
+		/*
+		 * every thread must have its tid first, or it would keep the
+		 * start affinity (16 threads on a slow guest: two were not
+		 * running 0.3 s after their creation); at most 10 s more
+		 */
+		for (i = 0; i < threads && !stop; i++)
+			for (int n = 0; !__atomic_load_n(&ws[i].tid, __ATOMIC_ACQUIRE) && n < 10000 && !stop; n++)
+				usleep(1000);
 		if (!stop) {
 			cpu_set_t set;
 
