@@ -40,7 +40,7 @@ test-unit: $(UNIT_BINS)
 # CLI itself: every .c under userspace/cli/ built with the unit flags (sanitizers)
 # and the build's features into one archive (rules in userspace/cli.mk),
 # main() left out, so the test runs exactly the commands the binary has.
-UNIT_CLI_TESTS := test_cli_main test_perfetto test_report test_cli_conventions test_knobs
+UNIT_CLI_TESTS := test_cli_main test_perfetto test_report test_cli_conventions test_knobs test_evidence
 UNIT_CLI_LIB   := $(BUILD)/unit/libsched-shadow-cli.a
 $(addprefix $(BUILD)/unit/,$(UNIT_CLI_TESTS)): $(UNIT_CLI_LIB)
 $(addprefix $(BUILD)/unit/,$(UNIT_CLI_TESTS)): UNIT_CFLAGS += -I$(BUILD)/cli -I$(BUILD)/bpf

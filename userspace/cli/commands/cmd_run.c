@@ -27,12 +27,14 @@
 #include "cli/report/report.h"
 #include "cli/commands/run_args.h"
 #include "cli/perfetto/run_trace.h"
+#include "cli/commands/run_evidence.h"
 #include "cli/sources/schedstat.h"
 
 struct run_state {
 	struct run_opts o;
 	struct report r;
 	struct run_trace *trace;	/* --perfetto */
+	struct evidence *ev;		/* --evidence */
 	int paused;			/* the module's enable is 0 by us: set it back to 1 */
 	FILE *out;			/* -o FILE, else stdout */
 	char result_tmp[64];		/* the file offered to CMD in $SCHED_SHADOW_RESULT */
@@ -475,6 +477,11 @@ static int run_one(struct run_state *s, int index, int *stop)
 			goto cleanup;
 		}
 	}
+	/* The evidence directory too: it must be creatable and empty */
+	if (s->o.evidence && evidence_open(&s->ev, s->o.evidence, err, sizeof(err))) {
+		cli_err("run", "%s", err);
+		goto cleanup;
+	}
 	if (run_knobs_apply(s))
 		goto cleanup;
 	if (r->module.loaded)
@@ -483,6 +490,7 @@ static int run_one(struct run_state *s, int index, int *stop)
 	/* the verdict records from tracefs, from the same point as the counters */
 	if (s->trace)
 		run_trace_start(s->trace, r->module.loaded);
+	evidence_start(s->ev);
 
 	/*
 	 * Baseline of the kernel's own counters (which need the schedstats key
@@ -529,6 +537,7 @@ static int run_one(struct run_state *s, int index, int *stop)
 	run_knobs_restore(s);
 	if (s->trace)
 		run_trace_stop_verdicts(s->trace);
+	evidence_stop(s->ev);
 
 	if (r->schedstat.ok) {
 		char why[REPORT_WHY_LEN];
@@ -542,6 +551,8 @@ static int run_one(struct run_state *s, int index, int *stop)
 	}
 	/* right after the schedstat copy: the same window */
 	report_collect_module(r, cli.debugfs);
+	if (r->module.loaded)
+		evidence_tables(s->ev, cli.debugfs);
 	run_pause(s, 0);
 	schedstat_restore(SCHEDSTAT_SYSCTL, ss_prev);
 	ss_prev = -1;
@@ -556,6 +567,11 @@ static int run_one(struct run_state *s, int index, int *stop)
 			r->result.file = "$" CLI_RESULT_ENV;
 			report_result_collect(r, s->result_tmp);
 		}
+	}
+	/* the cgroup tree as CMD left it, before run removes its own */
+	if (s->ev && evidence_write(s->ev, r, s->o.cmd, err, sizeof(err))) {
+		cli_err("run", "%s", err);
+		trace_failed = 1;
 	}
 	if (r->cg_used && r->cg.ncreated) {
 		r->cg_created = 1;
@@ -599,6 +615,8 @@ static int run_one(struct run_state *s, int index, int *stop)
 	*stop = status != CLI_EXIT_OK;
 cleanup:
 	run_knobs_restore(s);
+	evidence_free(s->ev);
+	s->ev = NULL;
 	if (s->result_tmp[0])
 		unlink(s->result_tmp);
 	s->result_tmp[0] = 0;

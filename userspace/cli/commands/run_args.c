@@ -11,7 +11,7 @@
 #include "cli/commands/run_args.h"
 
 enum { RUN_OPT_CGROUP = CLI_KEY_LONG, RUN_OPT_BPF, RUN_OPT_NOBPF, RUN_OPT_NOMODULE, RUN_OPT_PERFETTO, RUN_OPT_LABEL,
-       RUN_OPT_NOTE, RUN_OPT_RESULT, RUN_OPT_SET, RUN_OPT_ALLOW_NOCPU, RUN_OPT_REPEAT };
+       RUN_OPT_NOTE, RUN_OPT_RESULT, RUN_OPT_SET, RUN_OPT_ALLOW_NOCPU, RUN_OPT_REPEAT, RUN_OPT_EVIDENCE };
 
 /*
  * --set NAME=VALUE: NAME is cgroup_mode (VALUE a lower-case word, checked
@@ -67,6 +67,8 @@ static const struct cli_opt run_option_table[] = {
 	  "run without the module: BPF and /proc/schedstat only", NULL },
 	{ RUN_OPT_PERFETTO, "perfetto", CLI_VAL_FILE, "FILE",
 	  "also write the run as a Perfetto trace", NULL },
+	{ RUN_OPT_EVIDENCE, "evidence", CLI_VAL_DIR, "DIR",
+	  "write the evidence of the run's top wasted-core cause to DIR (created, or empty)", NULL },
 	{ 'i', "interval", CLI_VAL_WORD, "SECONDS",
 	  "sampling interval of the trace (default 0.5; with --perfetto)", NULL },
 	{ RUN_OPT_SET, "set", CLI_VAL_WORD, "NAME=VALUE",
@@ -154,6 +156,13 @@ static int run_opt(void *ctx, int key, const char *val, char *err, size_t errlen
 		}
 		o->perfetto = val;
 		break;
+	case RUN_OPT_EVIDENCE:
+		if (!strcmp(val, "-") || !val[0]) {
+			fmt_into(err, errlen, "--evidence needs a directory name");
+			return -1;
+		}
+		o->evidence = val;
+		break;
 	case 'i':
 		errno = 0;
 		o->interval = strtod(val, &end);
@@ -224,6 +233,10 @@ int run_parse_args(int argc, char **argv, struct run_opts *o,
 	o->pretty = common.pretty;
 	if (o->repeat > 1 && o->perfetto) {
 		fmt_into(err, errlen, "--perfetto traces one run: drop --repeat, or --perfetto");
+		return -1;
+	}
+	if (o->repeat > 1 && o->evidence) {
+		fmt_into(err, errlen, "--evidence records one run: drop --repeat, or --evidence");
 		return -1;
 	}
 	if (o->repeat > 1 && o->fmt == RUN_FMT_PROM) {

@@ -22,6 +22,7 @@ struct run_opts {
 	enum run_fmt fmt;
 	const char *debugfs;	/* --debugfs DIR or NULL */
 	const char *perfetto;	/* --perfetto FILE or NULL */
+	const char *evidence;	/* --evidence DIR or NULL */
 	double interval;	/* --interval: trace sampling period, s (0.5) */
 	const char *label;	/* --label NAME: the run's name in compare */
 	const char *note;	/* --note TEXT: one line about the setup */
