@@ -8,7 +8,12 @@
  *  - `run --debugfs <fixture tree> --evidence DIR -- true` through
  *    cli_main(): every file written, the module's tables copied verbatim,
  *    the README's three sentences with the fixture's numbers; an existing
- *    non-empty DIR refused before CMD runs.
+ *    non-empty DIR refused before CMD runs;
+ *  - the schedstat section's check that lb_hot_gained never exceeds
+ *    lb_gained (the kernel accounting bug a430d99e3490 fixed): `report`
+ *    of a run report whose schedstat rows break it prints one
+ *    `inconsistent:` line per such row and the JSON member `inconsistent`;
+ *    a consistent report has neither.
  * The tracefs side (events recorded while CMD runs) needs the module: the
  * bug corpus checks it in the VM (tests/vm/guest/bugs.sh).
  */
@@ -188,6 +193,74 @@ static void test_run(void)
 	tap_ok(rc != 0 && strstr(slurp(p), "is not empty"), "an evidence directory that is not empty: refused");
 }
 
+/* the report's "schedstat": {...} member replaced by `with` (balanced braces) */
+static int replace_schedstat(char *doc, size_t cap, const char *with)
+{
+	char *b = strstr(doc, "\"schedstat\": {"), *e, *rest;
+	int depth = 0;
+
+	if (!b)
+		return -1;
+	for (e = strchr(b, '{'); *e; e++) {
+		depth += *e == '{';
+		depth -= *e == '}';
+		if (!depth)
+			break;
+	}
+	if (!*e)
+		return -1;
+	rest = strdup(e + 1);
+	if (!rest || (size_t)(b - doc) + strlen(with) + strlen(rest) + 1 > cap) {
+		free(rest);
+		return -1;
+	}
+	sprintf(b, "%s%s", with, rest);
+	free(rest);
+	return 0;
+}
+
+static void test_schedstat_check(void)
+{
+	static char doc[1 << 20];
+	static const char bad[] =
+		"\"schedstat\": {\"available\": true, \"reason\": null, \"note\": null, \"version\": 15, "
+		"\"enabled_by_run\": false, \"jiffies\": 1500, \"reshaped\": false, \"wrapped\": false, "
+		"\"domains\": ["
+		"{\"domain\": \"domain0\", \"cpus\": 6, \"idle\": \"busy\", \"lb_count\": 40, \"lb_balanced\": 10, "
+		"\"lb_failed\": 30, \"lb_imbalance\": 900, \"lb_gained\": 3, \"lb_hot_gained\": 5, "
+		"\"lb_nobusyg\": 10, \"lb_nobusyq\": 0}, "
+		"{\"domain\": \"domain0\", \"cpus\": 6, \"idle\": \"idle\", \"lb_count\": 9, \"lb_balanced\": 9, "
+		"\"lb_failed\": 0, \"lb_imbalance\": 0, \"lb_gained\": 2, \"lb_hot_gained\": 2, "
+		"\"lb_nobusyg\": 9, \"lb_nobusyq\": 0}]}";
+	char dbg[256], in[256], p[512];
+	FILE *f;
+	int rc;
+
+	snprintf(dbg, sizeof(dbg), "%s/dbg", tmpdir);
+	rc = run("run", "--debugfs", dbg, "--no-bpf", "--json", "--", "true", NULL);
+	snprintf(p, sizeof(p), "%s/out", tmpdir);
+	snprintf(doc, sizeof(doc), "%s", slurp(p));
+	if (!tap_ok(rc == 0 && replace_schedstat(doc, sizeof(doc), bad) == 0,
+		    "a run report with schedstat rows breaking lb_hot_gained <= lb_gained"))
+		return;
+	snprintf(in, sizeof(in), "%s/bad.json", tmpdir);
+	f = fopen(in, "w");
+	if (f) {
+		fputs(doc, f);
+		fclose(f);
+	}
+	rc = run("report", in, NULL);
+	tap_ok(rc == 0 && strstr(slurp(p), "inconsistent: domain0 busy lb_hot_gained 5 above lb_gained 3") &&
+	       !strstr(slurp(p), "inconsistent: domain0 idle"),
+	       "report: one inconsistent: line, for the row that breaks it only");
+	rc = run("report", "--json", in, NULL);
+	tap_ok(rc == 0 && strstr(slurp(p), "\"inconsistent\": [") &&
+	       strstr(slurp(p), "\"check\": \"lb_hot_gained <= lb_gained\""),
+	       "report --json: the inconsistent member names the check");
+	snprintf(p, sizeof(p), "%s/ev/report.json", tmpdir);
+	tap_ok(!strstr(slurp(p), "\"inconsistent\""), "a consistent report has no inconsistent member");
+}
+
 int main(void)
 {
 	tap_begin("evidence");
@@ -198,6 +271,7 @@ int main(void)
 	unsetenv("SCHED_SHADOW_DEBUGFS");
 	test_cause();
 	test_run();
+	test_schedstat_check();
 	{
 		char cmd[128];
 
