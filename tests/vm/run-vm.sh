@@ -18,6 +18,11 @@
 #                             opposite node (three distances: the NUMA
 #                             domains' groups overlap)
 #                 ring16      the same ring with 4 CPUs per node (16 vCPUs)
+#                 numa-pkg-ring4  8 vCPUs: 2 packages x 2 dies (an LLC
+#                             each) x 2 cores, each die a NUMA node, the
+#                             nodes in a ring (20 to the neighbours, 30
+#                             across): NUMA nodes inside a package and
+#                             overlapping NUMA groups (the bug corpus)
 #                 smt32       32 vCPUs: 2 NUMA nodes x 2 LLCs (dies) x 4 cores
 #                             x 2 threads (SMT, MC, PKG, NUMA domains)
 #                 smt64       64 vCPUs: 2 nodes x 2 dies x 8 cores x 2 threads
@@ -84,10 +89,12 @@ numa-ring4)
 # cache leaf 4): qemu64 is an AMD model without TOPOEXT, where 6.1 saw no SMT
 smt32) smp=32,sockets=2,dies=2,cores=4,threads=2; numa_args 2 16; topo+=(-cpu "max,vendor=GenuineIntel") ;;
 smt64) smp=64,sockets=2,dies=2,cores=8,threads=2; numa_args 2 32; topo+=(-cpu "max,vendor=GenuineIntel") ;;
+numa-pkg-ring4) smp=8,sockets=2,dies=2,cores=2; topo+=(-cpu "max,vendor=GenuineIntel")
+	numa_args 4 2 0:1:20 1:2:20 2:3:20 3:0:20 0:2:30 1:3:30 ;;
 ring16) smp=16,sockets=4,cores=4
 	numa_args 4 4 0:1:20 1:2:20 2:3:20 3:0:20 0:2:30 1:3:30 ;;
 possible240) smp=8,sockets=60,cores=4,maxcpus=240 ;;
-*)	echo "run-vm.sh: unknown VM_TOPO '$VM_TOPO' (numa-ring4 ring16 smt32 smt64 possible240)" >&2; exit 2 ;;
+*)	echo "run-vm.sh: unknown VM_TOPO '$VM_TOPO' (numa-ring4 numa-pkg-ring4 ring16 smt32 smt64 possible240)" >&2; exit 2 ;;
 esac
 
 mkdir -p "$outdir" "$exports"

@@ -57,7 +57,7 @@ VM_SUMMARY        ?= $(BUILD)/results/vm$(VM_SUFFIX).summary
 VM_INITRD         := $(VM_DIR)/initramfs.cpio
 VM_FOREIGN        := $(BUILD)/foreign$(VM_SUFFIX)
 VM_FOREIGN_BTF    ?= /sys/kernel/btf/vmlinux
-VM_PROGS          := burn rtspin wr catn modload migdis cgtree
+VM_PROGS          := burn rtspin wr catn modload migdis cgtree forker wakepair
 VM_PROG_BINS      := $(addprefix $(BUILD)/progs/,$(VM_PROGS))
 
 # VM_TOPO: a named topology (run-vm.sh; numa-ring4 for the NUMA scenarios)
