@@ -112,6 +112,7 @@ test: deps
 	-@$(MAKE) --no-print-directory test-docs
 	-@$(MAKE) --no-print-directory test-install
 	-@$(MAKE) --no-print-directory test-vm
+	-@$(MAKE) --no-print-directory test-bugs BUGS='$(BUGS_TEST)'
 	@tests/summarize.sh $(BUILD)/results
 
 deps:

@@ -13,7 +13,7 @@
 #     gives (tests/readme-counts.sh), or that is one failure.
 set -u
 dir=${1:?usage: summarize.sh RESULTS_DIR}
-suites=${SUITES:-"unit checker bpf lint docs install vm"}
+suites=${SUITES:-"unit checker bpf lint docs install vm bugs"}
 minfile=${MINIMUMS:-$(dirname "$0")/minimums}
 pass=0 fail=0 skip=0
 minimum() { awk -v s="$1" '!/^#/ && $1 == s { print $2; f = 1 } END { if (!f) print "none" }' "$minfile" 2>/dev/null || echo none; }

@@ -13,7 +13,8 @@
 #   make test-matrix                   the VM suite on every kernel in MATRIX,
 #                                      then the PREEMPT_RT boot (MATRIX_RT);
 #                                      after each kernel the audit model's
-#                                      agreement line (lb_agreement.py)
+#                                      agreement line (lb_agreement.py) and
+#                                      the bug corpus (make test-bugs)
 #   make test-rt                       the PREEMPT_RT boot alone
 #   make demo [DEMO_DOCS=1]            root vs nested cgroup, 3 rounds, side by side
 #   make compare [KERNELS="trixie trixie-backports"] [COMPARE_ROUNDS=3]
@@ -49,6 +50,9 @@ VM_SCENARIOS      ?=
 VM_EXTRA_FILES    ?=
 # the wasted-core scenarios' helpers (4x-wasted-*.sh source it)
 VM_EXTRA_FILES    += $(TOP)/tests/vm/guest/wasted.sh:/lib/vm/wasted.sh
+# the published-bug corpus (make test-bugs): its entries and their helpers
+VM_EXTRA_FILES    += $(TOP)/tests/vm/bugs:/lib/vm/bugs
+VM_EXTRA_FILES    += $(TOP)/tests/vm/guest/bugs.sh:/lib/vm/bugs.sh
 VM_EXTRA_TARGETS  ?=
 VM_KO             ?=
 VM_DIR            := $(BUILD)/vm$(VM_SUFFIX)
@@ -190,6 +194,22 @@ test-big: $(BUILD)/sched-shadow
 	mv $(BIG_SUMMARY).tmp $(BIG_SUMMARY); \
 	echo "# test-big: KERNEL=$(KERNEL): $$(cat $(BIG_SUMMARY)) in $$(( $$(date +%s) - start )) s"
 
+# make test-bugs: the published-bug corpus (tests/vm/bugs/*.sh, docs/bugs.md),
+# one boot per machine shape its entries ask for (tests/vm/run-bugs.sh);
+# BUGS='name ...' selects entries (default: all).  Prints one line per entry:
+#   bug <name>: <present|fixed> on <release>: <finding>: <shown|not shown>; <agree|DISAGREE>
+# `make test` runs BUGS_TEST on 6.1; `make test-matrix` all of them on every
+# kernel of MATRIX.
+BUGS              ?=
+BUGS_TEST         ?= local_group_imbalance wasted_group_imbalance
+BUGS_DIR          := $(BUILD)/bugs$(VM_SUFFIX)
+BUGS_SUMMARY      ?= $(BUILD)/results/bugs$(VM_SUFFIX).summary
+.PHONY: test-bugs
+test-bugs: $(BUILD)/sched-shadow
+	@mkdir -p $(dir $(BUGS_SUMMARY)) && echo "0 passed, 1 failed" > $(BUGS_SUMMARY)
+	@$(MAKE) --no-print-directory vm-initramfs
+	@. $(VM_ENV) && SUMMARY=$(BUGS_SUMMARY) tests/vm/run-bugs.sh $$VM_VMLINUZ $(VM_INITRD) $(BUGS_DIR) $(BUGS)
+
 # Every VM scenario on every kernel of MATRIX, one after the other (each
 # kernel's failures are counted, none stops the others); the closing line
 # adds them up like `make test` does.
@@ -204,11 +224,15 @@ test-matrix: deps
 	  echo "# test-matrix: KERNEL=$$k: $$(cat $(BUILD)/results/matrix/$$k.summary) in $$(( $$(date +%s) - t0 )) s"; \
 	  vo=$(BUILD)/vm-out$$([ $$k = bookworm ] || echo -$$k); \
 	  if ls $$vo/lbmodel-*.info >/dev/null 2>&1; then python3 tests/vm/host/lb_agreement.py $$vo; fi; \
+	  case " $(MATRIX) " in *" $$k "*) t0=$$(date +%s); \
+	    $(MAKE) --no-print-directory test-bugs KERNEL=$$k VM_ACCEL='$(MATRIX_ACCEL)' BUGS= \
+	      BUGS_SUMMARY=$(BUILD)/results/matrix/$$k-bugs.summary; \
+	    echo "# test-matrix: KERNEL=$$k test-bugs: $$(cat $(BUILD)/results/matrix/$$k-bugs.summary) in $$(( $$(date +%s) - t0 )) s" ;; esac; \
 	  case " $(BIG_KERNELS) " in *" $$k "*) t0=$$(date +%s); \
 	    $(MAKE) --no-print-directory test-big KERNEL=$$k BIG_SUMMARY=$(BUILD)/results/matrix/$$k-big.summary; \
 	    echo "# test-matrix: KERNEL=$$k test-big: $$(cat $(BUILD)/results/matrix/$$k-big.summary) in $$(( $$(date +%s) - t0 )) s" ;; esac; \
 	done; echo "# test-matrix: $$(( $$(date +%s) - start )) s"; \
-	SUITES="$(MATRIX) $(MATRIX_RT) $(foreach k,$(BIG_KERNELS),$(k)-big)" tests/summarize.sh $(BUILD)/results/matrix
+	SUITES="$(MATRIX) $(MATRIX_RT) $(foreach k,$(MATRIX),$(k)-bugs) $(foreach k,$(BIG_KERNELS),$(k)-big)" tests/summarize.sh $(BUILD)/results/matrix
 
 test-rt:
 	@$(MAKE) --no-print-directory test-vm-rt KERNEL=$(MATRIX_RT) VM_SCENARIOS='$(RT_SCENARIOS)'
