@@ -187,7 +187,7 @@ static void test_run(void)
 	       "README, sentence 2: the top cause, its CPU, the module's attempts and attempts.txt's count");
 	tap_ok(strstr(s, "the raw events in trace.txt (") != NULL, "README, sentence 3: where the rest is");
 	snprintf(p, sizeof(p), "%s/report.json", ev);
-	tap_ok(strstr(slurp(p), "\"command\": \"run\"") != NULL, "report.json is run's JSON report");
+	tap_ok(strstr(slurp(p), "\"command\":\"run\"") != NULL, "report.json is run's JSON report");
 	rc = run("run", "--debugfs", dbg, "--no-bpf", "--evidence", ev, "--", "true", NULL);
 	snprintf(p, sizeof(p), "%s/err", tmpdir);
 	tap_ok(rc != 0 && strstr(slurp(p), "is not empty"), "an evidence directory that is not empty: refused");
@@ -196,7 +196,7 @@ static void test_run(void)
 /* the report's "schedstat": {...} member replaced by `with` (balanced braces) */
 static int replace_schedstat(char *doc, size_t cap, const char *with)
 {
-	char *b = strstr(doc, "\"schedstat\": {"), *e, *rest;
+	char *b = strstr(doc, "\"schedstat\":{"), *e, *rest;
 	int depth = 0;
 
 	if (!b)
@@ -254,8 +254,8 @@ static void test_schedstat_check(void)
 	       !strstr(slurp(p), "inconsistent: domain0 idle"),
 	       "report: one inconsistent: line, for the row that breaks it only");
 	rc = run("report", "--json", in, NULL);
-	tap_ok(rc == 0 && strstr(slurp(p), "\"inconsistent\": [") &&
-	       strstr(slurp(p), "\"check\": \"lb_hot_gained <= lb_gained\""),
+	tap_ok(rc == 0 && strstr(slurp(p), "\"inconsistent\":[") &&
+	       strstr(slurp(p), "\"check\":\"lb_hot_gained <= lb_gained\""),
 	       "report --json: the inconsistent member names the check");
 	snprintf(p, sizeof(p), "%s/ev/report.json", tmpdir);
 	tap_ok(!strstr(slurp(p), "\"inconsistent\""), "a consistent report has no inconsistent member");
