@@ -19,8 +19,11 @@
 #   make demo [DEMO_DOCS=1]            root vs nested cgroup, 3 rounds, side by side
 #   make compare [KERNELS="trixie trixie-backports"] [COMPARE_ROUNDS=3]
 #                [COMPARE_SIB_WEIGHT=100] [COMPARE_BENCH='-m 2 -t 6 ...']
+#                [COMPARE_SETTINGS='modes' | 'default cgroup_mode=smp ...']
+#                [COMPARE_SIB_THREADS=0 (the bench alone)]
 #                                      the demo on each kernel, rounds in one
-#                                      boot, one report across kernels
+#                                      boot, one report across kernels (and
+#                                      across the kernel's switches)
 #
 # Other fragments add files to the guest with
 #   VM_EXTRA_FILES   += $(BUILD)/cli/sched-shadow:/bin/sched-shadow
@@ -116,6 +119,8 @@ COMPARE_ROUNDS    ?= 3
 COMPARE_DURATION  ?= 10
 COMPARE_BENCH     ?=
 COMPARE_SIB_WEIGHT ?= 100
+# 0: the bench alone (no sibling load), root vs nested
+COMPARE_SIB_THREADS ?=
 # single-threaded TCG like the matrix: under multi-threaded TCG both the 6.12
 # and the 7.3 guest died of an int3 Oops at a jump-label site (update_curr_se,
 # sched_balance_rq) when `run` attached its BPF programs mid-demo
@@ -123,6 +128,18 @@ COMPARE_ACCEL     ?= tcg,thread=single
 COMPARE_DIR       := $(BUILD)/compare
 # a settings file for the guest's demo.sh (/etc/sched_shadow-demo.conf)
 DEMO_CONF         ?=
+# The kernel's own switches (tests/vm/demo.sh DEMO_SETTINGS): each setting
+# ("default" or NAME=VALUE[,NAME=VALUE]) runs COMPARE_ROUNDS rounds on every
+# kernel that has its switches ("default" only where no other one runs);
+# the report becomes one table of the nested/root penalty per setting
+# (tests/vm/compare-report.py).  "modes": 7.3's five cgroup_modes, cache-
+# aware balancing off at concur, and 6.12 (neither switch) as the reference.
+COMPARE_SETTINGS  ?=
+COMPARE_MODES     := default cgroup_mode=smp cgroup_mode=concur cgroup_mode=max cgroup_mode=tasks \
+		     cgroup_mode=up cgroup_mode=concur,llc_balancing=0
+COMPARE_SETS      = $(if $(filter modes,$(COMPARE_SETTINGS)),$(COMPARE_MODES),$(COMPARE_SETTINGS))
+# each setting's rounds: about 70 s per round of two 10 s cases under TCG
+COMPARE_TIMEOUT   ?= $(shell echo $$(( 600 + 120 * $(COMPARE_ROUNDS) * ($(words $(COMPARE_SETS)) + 1) )))
 
 .PHONY: vm-kernel vm-module vm-foreign vm-progs vm-initramfs test-vm test-matrix demo \
 	test-rt test-vm-rt compare test-vm-numa test-big
@@ -273,16 +290,20 @@ compare: $(BUILD)/sched-shadow
 	@rm -rf $(COMPARE_DIR) && mkdir -p $(COMPARE_DIR)
 	@{ echo "DEMO_ROUNDS=$(COMPARE_ROUNDS)"; echo "DEMO_DURATION=$(COMPARE_DURATION)"; \
 	   $(if $(COMPARE_BENCH),echo "DEMO_BENCH='$(COMPARE_BENCH)'";) \
-	   $(if $(COMPARE_SIB_WEIGHT),echo "DEMO_SIB_WEIGHT=$(COMPARE_SIB_WEIGHT)";) } > $(COMPARE_DIR)/demo.conf
+	   $(if $(COMPARE_SIB_WEIGHT),echo "DEMO_SIB_WEIGHT=$(COMPARE_SIB_WEIGHT)";) \
+	   $(if $(COMPARE_SIB_THREADS),echo "DEMO_SIB_THREADS=$(COMPARE_SIB_THREADS)";) \
+	   $(if $(COMPARE_SETS),echo "DEMO_SETTINGS='$(COMPARE_SETS)'";) } > $(COMPARE_DIR)/demo.conf
 	@start=$$(date +%s); for k in $(KERNELS); do \
 	  echo "# ---- compare: KERNEL=$$k, $(COMPARE_ROUNDS) round(s) ----"; t0=$$(date +%s); \
 	  vmdir=$(BUILD)/vm$$([ $$k = bookworm ] || echo -$$k); mkdir -p $(COMPARE_DIR)/$$k; \
 	  if $(MAKE) --no-print-directory vm-initramfs KERNEL=$$k DEMO_CONF=$(COMPARE_DIR)/demo.conf; then \
 	    ( . $(CACHE)/$$k.env && EXPORT_DIR=$(COMPARE_DIR)/$$k/vm-out VM_SCENARIOS= VM_ACCEL='$(COMPARE_ACCEL)' \
+	      VM_TIMEOUT=$(COMPARE_TIMEOUT) VM_APPEND="vmtest.demo_timeout=$(COMPARE_TIMEOUT) $(VM_APPEND)" \
 	      tests/vm/run-vm.sh demo $$VM_VMLINUZ $$vmdir/initramfs.cpio $(COMPARE_DIR)/$$k ) | \
-	      grep -E '^(== |   run|sched_shadow demo|# vm: (wall|exported .*json))' ; \
+	      grep -E '^(== |   run|   the kernel|sched_shadow demo|# vm: (wall|exported .*json))' ; \
 	  fi; \
 	  echo $$(( $$(date +%s) - t0 )) > $(COMPARE_DIR)/$$k/wall_s 2>/dev/null; \
 	  echo "# compare: KERNEL=$$k: $$(( $$(date +%s) - t0 )) s"; \
 	done; echo "# compare: $$(( $$(date +%s) - start )) s"; \
-	CACHE=$(CACHE) python3 tests/vm/compare-report.py $(COMPARE_DIR) $(KERNELS)
+	CACHE=$(CACHE) python3 tests/vm/compare-report.py $(if $(COMPARE_SETS),--settings '$(COMPARE_SETS)') \
+	  $(COMPARE_DIR) $(KERNELS)
