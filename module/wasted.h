@@ -3,12 +3,11 @@
  * Wasted-core time, the wait split and their attribution to balancing
  * decisions (wasted.c, core/wasted_core.c).
  *
- * The hot path's part is here, inline: while waiters.c scans a CPU's
- * queued tasks under its rq lock it notes each waiter's cgroup id next to
- * the work summary (struct shadow_wasted_ids in struct shadow_evt), and
- * says when which task runs next decides which cgroups wait (then the
- * summary is refreshed at the switch, as for mixed affinities).  Nothing
- * runs while the feature is off (wasted_period_us=0): a static key.
+ * The hot path's part is here, inline: waiters.c appends each change of a
+ * CPU's waiters (a key's count up or down, busy or idle, a snapshot after
+ * a rescan) to the CPU's change log (core/wasted_feed.h) under its rq
+ * lock.  Nothing runs while the feature is off (wasted_period_us=0): a
+ * static key.
  */
 #ifndef SHADOW_WASTED_H
 #define SHADOW_WASTED_H
@@ -19,8 +18,10 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
+#include <linux/sched/clock.h>
 #include "core/work.h"
 #include "core/wasted_core.h"
+#include "core/wasted_feed.h"
 
 struct seq_file;
 struct dentry;
@@ -43,12 +44,102 @@ void shadow_wasted_attempt(int dst_cpu, const char *domain, int verdict, int rea
 
 /* The tracked process (debugfs wasted_track, `run`'s command): its tgid, 0 for none. */
 extern pid_t shadow_wasted_tgid;
+extern u32 shadow_wasted_track_gen;	/* bumped when it changes: the keys are made again */
 
-/* The sampler is stopped (every CPU was idle): start it from here. */
+/* The sampler's thread: its time on a CPU is not busy time, it is nobody's waiter. */
+extern struct task_struct *shadow_wasted_thread;
+
+/* --- hot path: each CPU's change log (waiters.c, under that CPU's rq lock) --- */
+
+extern struct wasted_log **shadow_wasted_logs;
+DECLARE_STATIC_KEY_FALSE(shadow_wasted_mono);	/* the clock is CLOCK_MONOTONIC, not sched_clock */
+extern atomic_t shadow_wasted_asleep;		/* the sampler sleeps: a record wakes it */
 void shadow_wasted_kick(void);
-extern atomic_t shadow_wasted_owner;
 
-/* --- hot path (waiters.c, under the rq lock) --- */
+/*
+ * The log's clock: local_clock() (sched_clock, the same on every CPU while
+ * sched_clock_stable(); the sampler converts to CLOCK_MONOTONIC), else
+ * ktime_get_mono_fast_ns().
+ */
+static __always_inline u64 shadow_wasted_clock(void)
+{
+	if (static_branch_unlikely(&shadow_wasted_mono))
+		return ktime_get_mono_fast_ns();
+	return local_clock();
+}
+
+/* The next record of @cpu's log (written in place, then committed). */
+static __always_inline struct wasted_rec *shadow_wasted_rec_begin(int cpu, struct wasted_log **lg)
+{
+	*lg = shadow_wasted_logs[cpu];
+	return &(*lg)->ent[(*lg)->head % WASTED_LOG];
+}
+
+static __always_inline void shadow_wasted_rec_commit(struct wasted_log *lg)
+{
+	smp_store_release(&lg->head, lg->head + 1);	/* the record before the count */
+	if (unlikely(atomic_read(&shadow_wasted_asleep)))
+		shadow_wasted_kick();
+}
+
+/* One change of @cpu: @n waiters of a key joined (WF_ADD) or left (WF_DEL). */
+static __always_inline void shadow_wasted_rec(int cpu, u8 op, u64 cgid, u8 kind, u8 slot, u8 flags,
+					      u32 n)
+{
+	struct wasted_log *lg;
+	struct wasted_rec *r = shadow_wasted_rec_begin(cpu, &lg);
+
+	r->stamp = shadow_wasted_clock();
+	r->cgid = cgid;
+	r->n = n;
+	r->op = op;
+	r->kind = kind;
+	r->slot = slot;
+	r->flags = flags;
+	shadow_wasted_rec_commit(lg);
+}
+
+/* @cpu turned busy or idle. */
+static __always_inline void shadow_wasted_state(int cpu, bool busy)
+{
+	shadow_wasted_rec(cpu, WF_STATE, 0, 0, 0, busy ? WF_BUSY : 0, 0);
+}
+
+/* A snapshot of @cpu begins (its waiters follow as WF_ADD records). */
+static __always_inline void shadow_wasted_snap(int cpu, bool busy)
+{
+	WRITE_ONCE(shadow_wasted_logs[cpu]->want_snap, 0);
+	shadow_wasted_rec(cpu, WF_SNAP, 0, 0, 0, busy ? WF_BUSY : 0, 0);
+}
+
+/* Did the sampler lose @cpu's records (it asks for a snapshot)? */
+static __always_inline bool shadow_wasted_want_snap(int cpu)
+{
+	return READ_ONCE(shadow_wasted_logs[cpu]->want_snap);
+}
+
+/* Mask slot @slot of @cpu holds the window of SHADOW_WORK_MASK_WORDS words from word @base. */
+static __always_inline void shadow_wasted_mask(int cpu, int slot, u16 base, const u64 *bits)
+{
+	struct wasted_log *lg;
+	struct wasted_rec *r = shadow_wasted_rec_begin(cpu, &lg);
+	u64 t = shadow_wasted_clock();
+
+	r->stamp = t;
+	r->op = WF_MASK;
+	r->slot = slot;
+	r->n = base;
+	r->cgid = bits[0];
+	r->aux = bits[1];
+	shadow_wasted_rec_commit(lg);
+	r = shadow_wasted_rec_begin(cpu, &lg);
+	r->stamp = t;
+	r->op = WF_MASK2;
+	r->slot = slot;
+	r->cgid = bits[2];
+	r->aux = bits[3];
+	shadow_wasted_rec_commit(lg);
+}
 
 /*
  * The cpu controller's cgroup of @p, as `groups` names cgroups.  Under the
@@ -58,133 +149,6 @@ extern atomic_t shadow_wasted_owner;
 static __always_inline u64 shadow_wasted_cgid(struct task_struct *p)
 {
 	return cgroup_id(task_css_check(p, cpu_cgrp_id, true)->cgroup);
-}
-
-/* Start a CPU's ids (with shadow_work_begin()); kicks a stopped sampler. */
-static __always_inline void shadow_wasted_ids_begin(struct shadow_wasted_ids *ids)
-{
-	if (!static_branch_unlikely(&shadow_wasted_on))
-		return;
-	ids->valid = 1;
-	ids->nr = 0;
-	if (unlikely(atomic_read(&shadow_wasted_owner) == -1))	/* WASTED_STOPPED */
-		shadow_wasted_kick();
-}
-
-/* The summary's counts before a waiter is noted: what changes names how it was noted. */
-struct shadow_wasted_before {
-	u32 any, pinned, unknown, nres, tg_any;
-};
-
-static __always_inline u32 shadow_wasted_tg_any(const struct shadow_work *w)
-{
-	u32 i, n = w->nr_tg < SHADOW_WORK_TGS ? w->nr_tg : SHADOW_WORK_TGS, t = 0;
-
-	for (i = 0; i < n; i++)
-		t += w->tg_any[i];
-	return t;
-}
-
-static __always_inline struct shadow_wasted_before shadow_wasted_before(const struct shadow_work *w)
-{
-	struct shadow_wasted_before b = { 0 };
-
-	if (static_branch_unlikely(&shadow_wasted_on)) {
-		b.any = w->any;
-		b.pinned = w->pinned;
-		b.unknown = w->unknown;
-		b.nres = w->nr_restricted;
-		b.tg_any = shadow_wasted_tg_any(w);
-	}
-	return b;
-}
-
-/*
- * One waiter @p, just noted in the summary @w (@b: its counts before):
- * its cgroup id, and how the summary recorded it, from what changed (an
- * `any` of a bandwidth-limited group is an `any` here: wasted-core time
- * does not read other CPUs' throttle state).
- */
-static __always_inline void shadow_wasted_ids_note(struct shadow_wasted_ids *ids,
-						   const struct shadow_work *w,
-						   const struct shadow_wasted_before *b,
-						   struct task_struct *p)
-{
-	u8 k;
-
-	if (!static_branch_unlikely(&shadow_wasted_on) || ids->nr >= WASTED_IDS_MAX)
-		return;
-	if (w->any != b->any)
-		k = WASTED_W_ANY;
-	else if (w->pinned != b->pinned)
-		k = WASTED_W_PINNED;
-	else if (w->nr_restricted != b->nres && b->nres < SHADOW_WORK_RESTRICTED)
-		k = WASTED_W_R0 + b->nres;
-	else if (w->unknown != b->unknown)
-		k = WASTED_W_UNKNOWN;
-	else if (shadow_wasted_tg_any(w) != b->tg_any)
-		k = WASTED_W_ANY;
-	else
-		return;		/* not noted as a waiter (throttled): not waiting */
-	if (unlikely(READ_ONCE(shadow_wasted_tgid)) && p->tgid == READ_ONCE(shadow_wasted_tgid))
-		k |= WASTED_W_TRACKED;
-	ids->kind[ids->nr] = k;
-	ids->cgid[ids->nr] = shadow_wasted_cgid(p);
-	ids->nr++;
-}
-
-/*
- * The end of a CPU's scan (waiters.c): append the CPU's waiting state to
- * its change log when it differs from the last entry.  Under @rq's lock.
- * Returns false (the switches to and from idle are logged by wasted.c's
- * own sched_switch probe).
- */
-struct shadow_evt;
-bool shadow_wasted_log(struct rq *rq, const struct shadow_evt *e);
-
-bool shadow_wasted_ids_drop(struct shadow_wasted_ids *ids, u32 dany, u32 dpinned,
-			    u32 dunknown, u32 dres, u32 nres_after, bool empty);
-
-/*
- * shadow_work_drop_next() for a CPU whose current task leaves: also drop
- * the waiter that runs next from @ids.  Return: false when the summary
- * (or, now, which cgroups wait) depends on which task the kernel picks.
- */
-static __always_inline bool shadow_wasted_drop_next(struct shadow_work *w,
-						    struct shadow_wasted_ids *ids)
-{
-	struct shadow_wasted_before b = shadow_wasted_before(w);
-	bool exact = shadow_work_drop_next(w);
-
-	if (!static_branch_unlikely(&shadow_wasted_on))
-		return exact;
-	return shadow_wasted_ids_drop(ids, b.any - w->any + b.tg_any - shadow_wasted_tg_any(w),
-				      b.pinned - w->pinned, b.unknown - w->unknown,
-				      b.nres - w->nr_restricted, w->nr_restricted,
-				      !shadow_work_total(w) && !w->pinned) && exact;
-}
-
-/*
- * The current task stays and waiters were noted: true when a preemption
- * would change which cgroups wait (a waiter of another cgroup than
- * @curr's, or waiters of several): refresh at the next switch.
- */
-static __always_inline bool shadow_wasted_ids_mixed(const struct shadow_wasted_ids *ids,
-						    struct task_struct *curr)
-{
-	pid_t tgid = READ_ONCE(shadow_wasted_tgid);
-	bool trk;
-	u64 c;
-	u32 i;
-
-	if (!static_branch_unlikely(&shadow_wasted_on) || !ids->nr)
-		return false;
-	c = shadow_wasted_cgid(curr);
-	trk = tgid && curr->tgid == tgid;
-	for (i = 0; i < ids->nr; i++)
-		if (ids->cgid[i] != c || !!(ids->kind[i] & WASTED_W_TRACKED) != trk)
-			return true;
-	return false;
 }
 
 #endif

@@ -24,6 +24,7 @@ void shadow_work_clear(struct shadow_work *w)
 	for (i = 0; i < SHADOW_WORK_RESTRICTED; i++) {
 		w->rtg[i] = -1;
 		w->base[i] = 0;
+		w->rcount[i] = 0;
 		for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
 			w->restricted[i][k] = 0;
 	}
@@ -34,21 +35,27 @@ static u32 shadow_work_nr_tg(const struct shadow_work *w)
 	return w->nr_tg > SHADOW_WORK_TGS ? SHADOW_WORK_TGS : w->nr_tg;
 }
 
+static u32 shadow_work_nr_res(const struct shadow_work *w)
+{
+	return w->nr_restricted > SHADOW_WORK_RESTRICTED ? SHADOW_WORK_RESTRICTED :
+	       w->nr_restricted;
+}
+
 u32 shadow_work_total(const struct shadow_work *w)
 {
-	u32 n = w->nr_restricted > SHADOW_WORK_RESTRICTED ? SHADOW_WORK_RESTRICTED :
-		w->nr_restricted, i, t = 0;
+	u32 i, t = w->any + w->unknown;
 
 	for (i = 0; i < shadow_work_nr_tg(w); i++)
 		t += w->tg_any[i];
-	return w->any + t + n + w->unknown;
+	for (i = 0; i < shadow_work_nr_res(w); i++)
+		t += w->rcount[i];
+	return t;
 }
 
 enum shadow_work_answer shadow_work_for_dst(const struct shadow_work *w, int dst,
 					    u32 tg_throttled)
 {
-	u32 i, n = w->nr_restricted > SHADOW_WORK_RESTRICTED ? SHADOW_WORK_RESTRICTED :
-		   w->nr_restricted;
+	u32 i, n = shadow_work_nr_res(w);
 
 	if (w->any)
 		return SHADOW_WORK_YES;
@@ -59,7 +66,7 @@ enum shadow_work_answer shadow_work_for_dst(const struct shadow_work *w, int dst
 		for (i = 0; i < n; i++) {
 			u32 k = (u32)dst / 64 - w->base[i];	/* wraps when below the window */
 
-			if (k < SHADOW_WORK_MASK_WORDS &&
+			if (w->rcount[i] && k < SHADOW_WORK_MASK_WORDS &&
 			    (w->restricted[i][k] & ((u64)1 << (dst % 64))) &&
 			    (w->rtg[i] < 0 || w->rtg[i] >= SHADOW_WORK_TGS ||
 			     !(tg_throttled & (1u << w->rtg[i]))))
@@ -73,129 +80,144 @@ enum shadow_work_answer shadow_work_for(const struct shadow_work *w, int dst)
 	return shadow_work_for_dst(w, dst, 0);
 }
 
-int shadow_work_tg(struct shadow_work *w, u64 tg)
+/* The index of group @tg in @w; added if there is room and @add; -1 otherwise. */
+static int shadow_work_tg_find(struct shadow_work *w, u64 tg, bool add)
 {
 	u32 i;
 
 	for (i = 0; i < shadow_work_nr_tg(w); i++)
 		if (w->tg[i] == tg)
 			return i;
-	if (w->nr_tg >= SHADOW_WORK_TGS)
+	if (!add || w->nr_tg >= SHADOW_WORK_TGS)
 		return -1;
 	w->tg[w->nr_tg] = tg;
 	w->tg_any[w->nr_tg] = 0;
 	return w->nr_tg++;
 }
 
-void shadow_work_note_tg(struct shadow_work *w, enum shadow_waiter_kind kind,
-			 const u64 *mask, u32 nwords, u64 tg)
+int shadow_work_tg(struct shadow_work *w, u64 tg)
 {
-	u32 before;
-	int t;
+	return shadow_work_tg_find(w, tg, true);
+}
+
+/* The window of @mask: its first word with a CPU, and whether it fits. */
+static bool shadow_work_window(const u64 *mask, u32 nwords, u32 *first)
+{
+	u32 last;
+
+	for (*first = 0; *first < nwords && !mask[*first]; (*first)++)
+		;
+	for (last = nwords; last > *first && !mask[last - 1]; last--)
+		;
+	return last - *first <= SHADOW_WORK_MASK_WORDS && *first <= 0xffff;
+}
+
+/* Does entry @i hold the window of @mask from word @first, for group index @t? */
+static bool shadow_work_same(const struct shadow_work *w, u32 i, const u64 *mask, u32 nwords,
+			     u32 first, int t)
+{
+	u32 k;
+
+	if (w->base[i] != first || w->rtg[i] != t)
+		return false;
+	for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
+		if (w->restricted[i][k] != (first + k < nwords ? mask[first + k] : 0))
+			return false;
+	return true;
+}
+
+int shadow_work_note(struct shadow_work *w, enum shadow_waiter_kind kind, const u64 *mask,
+		     u32 nwords, u64 tg)
+{
+	u32 i, k, first, n = shadow_work_nr_res(w), free = n;
+	int t = -1;
 
 	if (kind == SHADOW_WAITER_PINNED) {
 		w->pinned++;
-		return;
+		return SHADOW_SLOT_PINNED;
 	}
-	t = shadow_work_tg(w, tg);
-	if (t < 0) {
-		w->unknown++;
-		return;
+	if (tg) {
+		t = shadow_work_tg_find(w, tg, true);
+		if (t < 0) {
+			w->unknown++;
+			return SHADOW_SLOT_UNKNOWN;
+		}
 	}
 	if (kind == SHADOW_WAITER_ANY) {
-		w->tg_any[t]++;
-		return;
+		if (t >= 0)
+			w->tg_any[t]++;
+		else
+			w->any++;
+		return SHADOW_SLOT_ANY;
 	}
-	before = w->nr_restricted;
-	shadow_work_note(w, kind, mask, nwords);
-	if (w->nr_restricted == before + 1 && before < SHADOW_WORK_RESTRICTED)
-		w->rtg[before] = (s8)t;
-}
-
-void shadow_work_note(struct shadow_work *w, enum shadow_waiter_kind kind,
-		      const u64 *mask, u32 nwords)
-{
-	u32 k, first, last;
-
-	switch (kind) {
-	case SHADOW_WAITER_PINNED:
-		w->pinned++;
-		return;
-	case SHADOW_WAITER_ANY:
-		w->any++;
-		return;
-	case SHADOW_WAITER_RESTRICTED:
-		break;
-	}
-	/* the window: from the first word with a CPU to the last */
-	for (first = 0; first < nwords && !mask[first]; first++)
-		;
-	for (last = nwords; last > first && !mask[last - 1]; last--)
-		;
-	if (w->nr_restricted >= SHADOW_WORK_RESTRICTED || last - first > SHADOW_WORK_MASK_WORDS ||
-	    first > 0xffff) {
+	if (!shadow_work_window(mask, nwords, &first)) {
 		w->unknown++;
-		return;
+		return SHADOW_SLOT_UNKNOWN;
+	}
+	for (i = 0; i < n; i++) {
+		if (!w->rcount[i]) {
+			if (free == n)
+				free = i;
+			continue;
+		}
+		if (shadow_work_same(w, i, mask, nwords, first, t)) {
+			w->rcount[i]++;
+			return i;
+		}
+	}
+	if (free == n) {
+		if (n >= SHADOW_WORK_RESTRICTED) {
+			w->unknown++;
+			return SHADOW_SLOT_UNKNOWN;
+		}
+		w->nr_restricted = n + 1;
 	}
 	for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++)
-		w->restricted[w->nr_restricted][k] = first + k < last ? mask[first + k] : 0;
-	w->base[w->nr_restricted] = first;
-	w->rtg[w->nr_restricted] = -1;
-	w->nr_restricted++;
+		w->restricted[free][k] = first + k < nwords ? mask[first + k] : 0;
+	w->base[free] = first;
+	w->rtg[free] = t;
+	w->rcount[free] = 1;
+	return free | SHADOW_SLOT_NEW;
 }
 
-bool shadow_work_drop_next(struct shadow_work *w)
+int shadow_work_unnote(struct shadow_work *w, enum shadow_waiter_kind kind, const u64 *mask,
+		       u32 nwords, u64 tg)
 {
-	u32 classes = !!w->any + !!w->nr_restricted + !!w->unknown + !!w->pinned, i;
+	u32 i, first, n = shadow_work_nr_res(w);
+	int t = -1;
 
-	/*
-	 * Waiters of bandwidth-limited groups (or throttled ones) present: one
-	 * of them may be the next; the count stays an upper bound, the answers
-	 * are refreshed at the switch.
-	 */
-	for (i = 0; i < shadow_work_nr_tg(w); i++)
-		if (w->tg_any[i]) {
-			if (w->any + w->nr_restricted + w->unknown + w->pinned == 0 &&
-			    w->tg_any[i] == 1 && w->nr_tg == 1 && !w->throttled) {
-				shadow_work_begin(w);	/* the lone waiter runs */
-				return true;
-			}
-			w->tg_any[i]--;
-			return false;
-		}
-	if (w->throttled) {
-		/* a throttled group runs nothing: the next one is another waiter */
-		if (w->any + w->nr_restricted + w->unknown + w->pinned == 0)
-			return true;
-		classes++;
-	}
-
-	if (w->any > 1) {		/* an `any` stays whatever runs */
-		w->any--;
-		return true;
-	}
-	if (w->any + w->nr_restricted + w->unknown + w->pinned <= 1) {
-		u32 thr = w->throttled;
-
-		shadow_work_begin(w);	/* the lone waiter runs; the throttled ones stay */
-		w->throttled = thr;
-		return true;
-	}
-	if (classes == 1 && !w->nr_restricted) {	/* all pinned or all unknown */
-		if (w->pinned)
+	if (kind == SHADOW_WAITER_PINNED) {
+		if (w->pinned) {
 			w->pinned--;
-		else
-			w->unknown--;
-		return true;
+			return SHADOW_SLOT_PINNED;
+		}
+		goto unknown;
 	}
-	/* mixed: the count is right, the answers depend on the pick */
-	if (w->pinned)
-		w->pinned--;
-	else if (w->unknown)
-		w->unknown--;
-	else if (w->nr_restricted)
-		w->nr_restricted--;
-	else
-		w->any--;
-	return false;
+	if (tg) {
+		t = shadow_work_tg_find(w, tg, false);
+		if (t < 0)
+			goto unknown;
+	}
+	if (kind == SHADOW_WAITER_ANY) {
+		u32 *c = t >= 0 ? &w->tg_any[t] : &w->any;
+
+		if (*c) {
+			(*c)--;
+			return SHADOW_SLOT_ANY;
+		}
+		goto unknown;
+	}
+	if (shadow_work_window(mask, nwords, &first))
+		for (i = 0; i < n; i++)
+			if (w->rcount[i] && shadow_work_same(w, i, mask, nwords, first, t)) {
+				w->rcount[i]--;
+				while (w->nr_restricted && !w->rcount[w->nr_restricted - 1])
+					w->nr_restricted--;
+				return i;
+			}
+unknown:
+	if (!w->unknown)
+		return -4;
+	w->unknown--;
+	return SHADOW_SLOT_UNKNOWN;
 }

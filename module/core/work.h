@@ -6,14 +6,14 @@
  * sleeper.  It counts for D only if the kernel could pull it to D: D in
  * its cpus_ptr, not migration-disabled, not a per-CPU kthread.
  *
- * The publisher (shadow.c/walk.c, under the rq lock) fills a bounded
- * summary: waiters any CPU may take are only counted; the first
- * SHADOW_WORK_RESTRICTED restricted ones keep a window of
- * SHADOW_WORK_MASK_BITS bits of their cpus_ptr, starting at the word of
- * its first CPU (so a task confined to one node or socket of a machine of
- * any size is recorded); any further restricted waiter, or one whose CPUs
- * span more than the window, makes the answer for destinations it might
- * serve unknown.
+ * The publisher (module/waiters.c, under the rq lock) keeps a bounded
+ * summary up to date as waiters come and go: waiters any CPU may take are
+ * only counted; restricted ones are counted per distinct window of
+ * SHADOW_WORK_MASK_BITS bits of their cpus_ptr (starting at the word of
+ * its first CPU, so a task confined to one node or socket of a machine of
+ * any size is recorded), up to SHADOW_WORK_RESTRICTED windows; a waiter of
+ * a further window, or one whose CPUs span more than the window, makes
+ * the answer for destinations it might serve unknown.
  *
  * Pure C shared by the module and the host unit tests: <linux/types.h>
  * only, no allocation, no division.
@@ -52,6 +52,7 @@ struct shadow_work {
 	s8 rtg[SHADOW_WORK_RESTRICTED];	/* restricted[i]'s group index, -1 none */
 	u64 restricted[SHADOW_WORK_RESTRICTED][SHADOW_WORK_MASK_WORDS];
 	u16 base[SHADOW_WORK_RESTRICTED];	/* restricted[i][k] holds CPUs (base[i] + k) * 64.. */
+	u32 rcount[SHADOW_WORK_RESTRICTED];	/* waiters of window i; 0: the entry is free */
 };
 
 enum shadow_work_answer {
@@ -146,31 +147,35 @@ static inline void shadow_work_begin(struct shadow_work *w)
 	w->nr_tg = 0;
 }
 
+/* What shadow_work_note() did with a waiter: how the summary holds it. */
+enum shadow_work_slot {
+	SHADOW_SLOT_ANY = -1,		/* counted in any (or its group's tg_any) */
+	SHADOW_SLOT_PINNED = -2,
+	SHADOW_SLOT_UNKNOWN = -3,	/* no room: destinations unknown */
+	/* >= 0: restricted window index; | SHADOW_SLOT_NEW when the entry was free */
+};
+#define SHADOW_SLOT_NEW		0x100
+
 /*
- * Note one waiter of @kind.  For RESTRICTED, @mask holds @nwords 64-bit
- * words of its cpus_ptr (CPU n is bit n % 64 of word n / 64); a mask
+ * Note one waiter of @kind (in bandwidth-limited group @tg, 0 for none:
+ * see struct shadow_work).  For RESTRICTED, @mask holds @nwords 64-bit
+ * words of its cpus_ptr (CPU n is bit n % 64 of word n / 64); a waiter of
+ * a window already kept (same words and group) is counted there; a mask
  * whose CPUs span more than SHADOW_WORK_MASK_BITS (from the word of the
- * first one), or a summary whose restricted[] is full, makes it unknown.
+ * first one), or no free entry, makes it unknown; no room for the group,
+ * too.  Return: the slot (enum shadow_work_slot).
  */
-void shadow_work_note(struct shadow_work *w, enum shadow_waiter_kind kind,
-		      const u64 *mask, u32 nwords);
+int shadow_work_note(struct shadow_work *w, enum shadow_waiter_kind kind, const u64 *mask,
+		     u32 nwords, u64 tg);
 
 /*
- * Note a waiter of a bandwidth-limited group (@tg, see struct shadow_work):
- * an ANY or RESTRICTED one is kept with the group's index; no room for the
- * group makes it unknown.  PINNED ones are noted as pinned.
+ * Take one waiter out, the one shadow_work_note() with the same arguments
+ * counted.  If the summary holds no such waiter it must have been one of
+ * the unknown ones (a capped scan, a full table): one unknown goes.
+ * Return: the slot it was taken from, SHADOW_SLOT_UNKNOWN, or -4 when
+ * there is nothing to take (the summary is wrong: rescan).
  */
-void shadow_work_note_tg(struct shadow_work *w, enum shadow_waiter_kind kind,
-			 const u64 *mask, u32 nwords, u64 tg);
-
-/*
- * The CPU runs one of its waiters next (its current task leaves and every
- * queued runnable task was noted as a waiter): remove one.  Return true
- * when every per-destination answer is exact whichever waiter the kernel
- * picks (one waiter only, all of one class, or another `any` remains);
- * false when it depends on the pick (then the publisher must refresh at
- * the switch, when the pick is known).
- */
-bool shadow_work_drop_next(struct shadow_work *w);
+int shadow_work_unnote(struct shadow_work *w, enum shadow_waiter_kind kind, const u64 *mask,
+		       u32 nwords, u64 tg);
 
 #endif
