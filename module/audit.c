@@ -729,6 +729,8 @@ static void audit_format_cpu(struct audit_pcpu *a, int g, const struct audit_cpu
 		       c->void_reason ? c->void_reason : (c->valid ? 0 : SHADOW_VOID_NEVER),
 		       any, w->pinned, w->unknown, throttled);
 	for (m = 0; m < nr; m++) {
+		if (!w->rcount[m])
+			continue;	/* a free entry */
 		/* its group is throttled on the destination */
 		if (w->rtg[m] >= 0 && w->rtg[m] < SHADOW_WORK_TGS && (thr & BIT(w->rtg[m])))
 			continue;

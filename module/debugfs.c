@@ -112,9 +112,11 @@ static void shadow_print_u64_or_dash(struct seq_file *m, bool ok, u64 v)
 static void shadow_print_work_cpus(struct seq_file *m, bool ok, const struct shadow_work *w,
 				   unsigned long *u)
 {
-	unsigned int i, k, n = min_t(unsigned int, w->nr_restricted, SHADOW_WORK_RESTRICTED);
+	unsigned int i, k, n = min_t(unsigned int, w->nr_restricted, SHADOW_WORK_RESTRICTED), used = 0;
 
-	if (!ok || (!w->any && !n)) {
+	for (i = 0; i < n; i++)
+		used += !!w->rcount[i];
+	if (!ok || (!w->any && !used)) {
 		seq_puts(m, " -");
 		return;
 	}
@@ -124,7 +126,7 @@ static void shadow_print_work_cpus(struct seq_file *m, bool ok, const struct sha
 	}
 	bitmap_zero(u, nr_cpu_ids);
 	for (i = 0; i < n; i++)
-		for (k = 0; k < SHADOW_WORK_MASK_WORDS; k++) {
+		for (k = 0; w->rcount[i] && k < SHADOW_WORK_MASK_WORDS; k++) {
 			u64 word = w->restricted[i][k];
 			unsigned int cpu0 = (w->base[i] + k) * 64;
 

@@ -48,6 +48,7 @@
 #include "trace.h"
 #include "walk.h"
 #include "waiters.h"
+#include "wasted.h"
 
 struct shadow_cpu **shadow_cpus;
 const char *shadow_missing_tp;		/* main.c: missing_tp */
@@ -100,15 +101,14 @@ static __always_inline u64 shadow_root_lut(struct rq *rq)
 	return READ_ONCE(ks_cfs_rq_avg(ks_rq_cfs(rq))->last_update_time);
 }
 
-/* Fill and publish @sc's per-event state: bounded (waiters.c). */
+/* Publish @sc's per-event state (its waiters are up to date: waiters.c). */
 static void shadow_publish_evt(struct shadow_cpu *sc, struct rq *rq)
 {
 	struct shadow_evt *e = &sc->evt[shadow_latch_next(&sc->evt_seq)];
 	const struct cfs_rq *cfs = ks_rq_cfs(rq);
 	const struct sched_avg *avg = ks_cfs_rq_avg(cfs);
 
-	if (shadow_waiters_note(rq, e))
-		sc->switch_refresh = true;
+	shadow_waiters_publish(sc, rq, e);
 	e->load_avg = READ_ONCE(avg->load_avg);
 	e->runnable_avg = READ_ONCE(avg->runnable_avg);
 	e->util_avg = READ_ONCE(avg->util_avg);
@@ -140,7 +140,7 @@ static void shadow_publish_pelt(struct shadow_cpu *sc, struct rq *rq)
 
 	if (!sc->evt_valid)
 		return;		/* nothing published yet: the first event does it */
-	*e = sc->evt[next ^ 1];
+	*e = sc->evt[next ^ 1];	/* (its work_gen with it: the masks it holds are that gen's) */
 	e->load_avg = READ_ONCE(avg->load_avg);
 	e->runnable_avg = READ_ONCE(avg->runnable_avg);
 	e->util_avg = READ_ONCE(avg->util_avg);
@@ -381,6 +381,7 @@ static void shadow_probe_nr_running(void *data, struct rq *rq, int change)
 			shadow_walk_run(sc, rq, true, true);
 		else if (unlikely(sc->walk_due && !READ_ONCE(shadow_switch_active)))
 			shadow_walk_run(sc, rq, true, true);
+		shadow_waiters_event(sc, rq, change);
 		shadow_publish_evt(sc, rq);
 	}
 	shadow_stat_end(SS_NR_RUNNING, t0);
@@ -431,16 +432,14 @@ out:
 }
 
 /*
- * Switches that change who waits without a PELT or nr_running event:
- * - a CFS task preempted by an RT/DL task is work to give, and one the RT
- *   task leaves again is not (PI boosting counts as RT, as it does for
- *   the balancer);
- * - 6.12+ delayed dequeue: a task that sleeps through a delayed dequeue
- *   fires no nr_running tracepoint, this switch is the only signal;
- * - the last event left a summary that depends on the pick (waiters.c).
- * The switch is also where due walks run: the pick is complete, nothing is
- * half updated.  sched_switch fires on the CPU itself with rq->curr ==
- * next, under the rq lock.  The prototype follows the kernel's (BTF:
+ * sched_switch, the module's one probe on it (fires on the CPU itself with
+ * rq->curr == next, under the rq lock): who waits changes (waiters.c: the
+ * task switched in stops waiting, a preempted one starts, an RT/DL task
+ * in or out, a 6.12+ delayed-dequeue sleeper, whose switch is the only
+ * signal), the CPU turns busy or idle for wasted-core time, and due walks
+ * run here (the pick is complete, nothing is half updated).  Most
+ * switches return at the first test: two CFS tasks whose summary does not
+ * change, nothing due.  The prototype follows the kernel's (BTF:
  * prev_state was added in 5.18), so the call is well-typed even under
  * kernel CFI.  Optional: without it such changes are seen at the next
  * event, and walks run there.
@@ -455,7 +454,7 @@ static void shadow_probe_switch(void *data, bool preempt, struct task_struct *pr
 {
 	struct shadow_cpu *sc;
 	struct rq *rq;
-	bool evt, delayed;
+	bool evt;
 	u64 t0;
 
 	if (!static_branch_likely(&shadow_enabled))
@@ -464,17 +463,13 @@ static void shadow_probe_switch(void *data, bool preempt, struct task_struct *pr
 	sc = READ_ONCE(shadow_cpus[raw_smp_processor_id()]);
 	if (unlikely(!sc))
 		goto out;
-	delayed = ks_se_delayed(&prev->se);
-	evt = prev->prio < MAX_RT_PRIO || next->prio < MAX_RT_PRIO || sc->switch_refresh || delayed;
-	if (likely(!evt && !sc->walk_due && !shadow_walk_active(sc)))
-		goto out;
 	rq = sc->rq;
 	if (unlikely(!rq || ks_rq_curr(rq) != next))
 		goto out;
-	if (delayed)
+	if (ks_se_delayed(&prev->se))
 		sc->ops++;	/* a task turned into a delayed sleeper: snapshots are void */
+	evt = shadow_waiters_switch(sc, rq, prev, next);
 	if (evt) {
-		sc->switch_refresh = false;
 		sc->dirty++;
 		shadow_walk_check_due(sc, rq);
 	}
@@ -487,13 +482,42 @@ out:
 	shadow_stat_end(SS_SWITCH, t0);
 }
 
+/*
+ * sched_migrate_task, from set_task_cpu(): for a queued task being moved
+ * (on_rq == TASK_ON_RQ_MIGRATING) it fires under its old CPU's rq lock,
+ * right after the dequeue that did not name the task (waiters.c): now
+ * named.  Every other call (a wakeup placing a sleeping task) returns at
+ * the first test.
+ */
+#define SHADOW_TASK_ON_RQ_MIGRATING	2	/* kernel/sched/sched.h, the same since 3.18 */
+
+static void shadow_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
+{
+	struct shadow_cpu *sc;
+	struct rq *rq;
+	int cpu;
+
+	if (!static_branch_likely(&shadow_enabled) ||
+	    READ_ONCE(p->on_rq) != SHADOW_TASK_ON_RQ_MIGRATING)
+		return;
+	cpu = task_cpu(p);
+	sc = (unsigned int)cpu < nr_cpu_ids ? READ_ONCE(shadow_cpus[cpu]) : NULL;
+	rq = sc ? sc->rq : NULL;
+	if (unlikely(!rq || !sc->wq.pending_del))
+		return;
+	if (shadow_waiters_migrate(sc, rq, p))
+		shadow_publish_evt(sc, rq);
+}
+
 /* sched_switch is not exported to modules: find it among the kernel's tracepoints. */
-static struct tracepoint *shadow_tp_switch;
+static struct tracepoint *shadow_tp_switch, *shadow_tp_migrate;
 
 static void shadow_find_tp(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "sched_switch"))
 		shadow_tp_switch = tp;
+	else if (!strcmp(tp->name, "sched_migrate_task"))
+		shadow_tp_migrate = tp;
 }
 
 /* ---- registration ---- */
@@ -539,9 +563,23 @@ static void shadow_unreg_switch(void)
 	tracepoint_probe_unregister(shadow_tp_switch, shadow_probe_switch, NULL);
 }
 
+static int shadow_reg_migrate(void)
+{
+	for_each_kernel_tracepoint(shadow_find_tp, NULL);
+	if (!shadow_tp_migrate)
+		return -ENOENT;
+	return tracepoint_probe_register(shadow_tp_migrate, shadow_probe_migrate, NULL);
+}
+
+static void shadow_unreg_migrate(void)
+{
+	tracepoint_probe_unregister(shadow_tp_migrate, shadow_probe_migrate, NULL);
+}
+
 static struct shadow_hook shadow_hooks[] = {
 	{ "pelt_cfs_tp", shadow_reg_pelt_cfs, shadow_unreg_pelt_cfs, 1 },
 	{ "sched_update_nr_running_tp", shadow_reg_nr_running, shadow_unreg_nr_running, 1 },
+	{ "sched_migrate_task", shadow_reg_migrate, shadow_unreg_migrate, 1, true },
 	{ "sched_switch", shadow_reg_switch, shadow_unreg_switch, 1, true },
 };
 
@@ -578,8 +616,10 @@ int shadow_probes_register(void)
 			err = shadow_hooks[i].reg();
 		shadow_hooks[i].err = err;
 		if (err && shadow_hooks[i].optional) {
-			pr_warn("tracepoint %s not attached (%d): RT/DL preemption of CFS tasks is seen late\n",
-				shadow_hooks[i].name, err);
+			pr_warn("tracepoint %s not attached (%d): %s\n", shadow_hooks[i].name, err,
+				i == ARRAY_SIZE(shadow_hooks) - 1 ?
+				"RT/DL preemption of CFS tasks is seen late" :
+				"a migrated waiter is found by a rescan");
 			continue;
 		}
 		if (err) {
@@ -702,6 +742,15 @@ unsigned int shadow_wait_cpus(struct cpumask *pending, struct work_struct *(*ite
 static struct work_struct *shadow_refresh_item(int cpu)
 {
 	return &shadow_cpus[cpu]->refresh;
+}
+
+/* One CPU publishes (a rescan of its waiters) at its next event: this work item's. */
+void shadow_refresh_cpu(int cpu)
+{
+	struct shadow_cpu *sc = READ_ONCE(shadow_cpus[cpu]);
+
+	if (sc && cpu_online(cpu))
+		schedule_work_on(cpu, &sc->refresh);
 }
 
 /**
@@ -1089,6 +1138,7 @@ void shadow_reset(void)
 {
 	atomic_inc(&shadow_reset_gen);
 	atomic_inc(&shadow_epoch);	/* every CPU walks at its next event */
+	shadow_wasted_wake();		/* the counters restart at the sampler's next look: now */
 }
 
 /**
@@ -1098,6 +1148,13 @@ void shadow_reset(void)
  */
 void shadow_enable_changed(void)
 {
+	int cpu;
+
 	atomic_inc(&shadow_enable_gen);
 	atomic_inc(&shadow_epoch);
+	/* the probes saw nothing while off: every CPU's waiters are listed again */
+	for_each_possible_cpu(cpu)
+		if (READ_ONCE(shadow_cpus[cpu]))
+			shadow_waiters_invalidate(shadow_cpus[cpu]);
+	shadow_wasted_wake();
 }

@@ -13,7 +13,7 @@
 #include <linux/workqueue.h>
 #include "core/shadow_math.h"
 #include "core/work.h"
-#include "core/wasted_core.h"
+#include "waiters.h"
 
 #ifndef SHADOW_VERSION		/* from the top-level VERSION file (module/Kbuild) */
 #error "SHADOW_VERSION is not defined: build through module/Kbuild"
@@ -124,8 +124,8 @@ struct shadow_evt {
 	u32 movable;
 	bool walk_failed;	/* the last walk attempt was discarded or over budget */
 	bool walk_stale;	/* walks are due but none was published within the bound */
+	u32 work_gen;		/* the waiters' gen whose masks and groups @work holds */
 	struct shadow_work work;
-	struct shadow_wasted_ids ids;	/* who waits, by cgroup (wasted.h; wasted.c reads it) */
 };
 
 /* What a full walk (walk.c) computes: published at most once per walk. */
@@ -227,7 +227,7 @@ struct shadow_cpu {
 	bool walk_stale;	/* walks are due but none was published within the bound */
 	bool retry_armed;	/* retry_ops holds: no new walk before an operation ends */
 	bool evt_valid;		/* an event's state was published */
-	bool switch_refresh;	/* the last summary depends on the next pick: refresh at the switch */
+	struct shadow_waiters wq;	/* who waits (waiters.c) */
 	struct shadow_walk walk;	/* the walk in progress (walk.c) */
 	struct shadow_walked walked[2];
 	struct work_struct refresh;	/* shadow_refresh_all(): a no-op run on this CPU */
@@ -256,6 +256,7 @@ bool shadow_read_node(int cpu, u64 cgid, struct shadow_node *out);
 void shadow_reset(void);
 void shadow_enable_changed(void);
 void shadow_refresh_all(void);
+void shadow_refresh_cpu(int cpu);
 size_t shadow_state_bytes(void);
 struct seq_file;
 void shadow_state_info(struct seq_file *m);

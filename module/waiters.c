@@ -70,7 +70,7 @@ struct shadow_wcls {
 	u64 cgid;		/* its cpu cgroup (wasted-core time on) */
 };
 
-static __always_inline bool shadow_is_cfs(const struct task_struct *p)
+static __always_inline bool shadow_is_cfs(struct task_struct *p)
 {
 	return !is_idle_task(p) && !rt_task(p) && !dl_task(p);
 }
@@ -508,6 +508,8 @@ bool shadow_waiters_switch(struct shadow_cpu *sc, struct rq *rq, struct task_str
 	if (wasted) {
 		u8 busy = !is_idle_task(next) && next != shadow_wasted_thread;
 
+		if (unlikely(next == shadow_wasted_thread && is_idle_task(prev)))
+			atomic64_inc(&shadow_wasted_idle_wakeups);
 		if (busy != q->busy) {
 			q->busy = busy;
 			shadow_wasted_state(cpu, busy);

@@ -9,34 +9,37 @@
  * audit's work to give (core/work.h): affinity and cpuset (cpus_ptr), not
  * migration-disabled, not a per-CPU kthread.
  *
- * How it is measured: from change logs.  At the end of every scan of a
- * CPU's waiters (waiters.c, under its rq lock) shadow_wasted_log()
- * appends the CPU's waiting state (busy or idle, the work summary, the
- * waiters' cgroups) to the CPU's own log when it changed, with its time.
- * One soft hrtimer (HRTIMER_MODE_*_PINNED_SOFT: the work runs in softirq,
- * never in hard-IRQ context) drains every log each wasted_period_us
- * (jittered by +-1/8), replays the changes in time order and classifies
- * every CPU and waiter in each piece between two changes
- * (core/wasted_core.c): the time is charged exactly, but for changes lost
- * to a full log (void, so unknown time) and changes published after their
- * time was accounted (`bound_ms`).
+ * How it is measured: from change logs.  Each CPU's waiters are kept up
+ * to date per event (waiters.c, under its rq lock), and every change (a
+ * waiter of some key joined or left, the CPU turned busy or idle, a
+ * snapshot after a rescan) is appended to the CPU's log as a 32-byte
+ * record with its time (core/wasted_feed.h).  A kernel thread, the
+ * sampler, drains every log each wasted_period_us, sorts the records by
+ * time and replays them into per-domain counts of waiters
+ * (core/wasted_replay.c): the time is charged exactly, at a cost per
+ * change that does not grow with the number of CPUs or waiters, but for
+ * records lost to a full log (that CPU is void, so unknown time, until its
+ * next snapshot) and records published after the replay passed their
+ * time (`bound_ms`).
  *
- * Where the timer runs: on a CPU that is busy.  When a sample finds its
- * own CPU idle (the timer woke it) it hands the timer to a busy CPU by an
- * IPI (`idle_wakeups` counts those wakeups: each is one interrupt of an
- * idle CPU).  When every CPU is idle nothing can wait, so nothing can be
- * wasted: the timer stops, and the next published event (waiters.c,
- * shadow_wasted_ids_begin()) restarts it on its CPU.
+ * The sampler thread runs where kthreads run (the housekeeping CPUs: not
+ * on nohz_full or isolated ones), at normal priority; its own time on a
+ * CPU does not count as busy, it is nobody's waiter, and its wakeups of
+ * idle CPUs are counted (`idle_wakeups`).  When no CPU is busy it sleeps
+ * until the next record (a CPU's first change wakes it through irq_work).
+ * The log's clock is CLOCK_MONOTONIC (ktime_get_mono_fast_ns()).
  *
  * Attribution: the audit's attempt-return handler calls
  * shadow_wasted_attempt() for every judged balancing attempt, keyed on its
  * destination (env->dst_cpu: under NOHZ another CPU balances on the idle
- * CPU's behalf) and domain.  A slice of wasted time of CPU C whose nearest
- * waiter is at level L is charged to the last attempt at (C, L) made
- * during the current wasted stretch, or to `no_attempt` if none was.  A
- * right pick that moved nothing is `right/unmoved` with a cause, learned
- * by an optional kretprobe on can_migrate_task() (and, where the kernel
- * has a cache-aware balancer, can_migrate_llc()).
+ * CPU's behalf) and domain.  Wasted time of CPU C at level L (the lowest
+ * domain of C that spans a waiter that could run on C) in one sample is
+ * charged to the last attempt at (C, L) made during the current wasted
+ * stretch, or to `no_attempt` if none was.  A right pick that moved
+ * nothing is `right/unmoved` with a cause, learned by an optional
+ * kretprobe on can_migrate_task() (and, where the kernel has a
+ * cache-aware balancer, can_migrate_llc()).  Stretches (and their
+ * wasted_interval trace events) are resolved to the sampling period.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -60,8 +63,10 @@
 #include <linux/timekeeping.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/topology.h>
-#include <linux/sort.h>
 #include <linux/tracepoint.h>
+#include <linux/kthread.h>
+#include <linux/mutex.h>
+#include <linux/sched/isolation.h>
 
 #include "kstruct.h"
 #include "shadow.h"
@@ -73,19 +78,6 @@
 #include "dbgfs_input.h"
 
 /* Kernel API differences, all here (lttng's include/wrapper idea). */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-#define wasted_timer_setup(t, fn) hrtimer_setup(t, fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_SOFT)
-#else
-#define wasted_timer_setup(t, fn) do {						\
-		hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_SOFT);	\
-		(t)->function = fn;						\
-	} while (0)
-#endif
-#ifdef INIT_CSD			/* 5.11+ */
-#define wasted_csd_init(c, fn) INIT_CSD(c, fn, NULL)
-#else
-#define wasted_csd_init(c, fn) do { (c)->func = fn; (c)->info = NULL; } while (0)
-#endif
 #ifdef IRQ_WORK_INIT_HARD	/* 5.11+: run in hard-IRQ context on PREEMPT_RT too */
 #define wasted_kick_init(w, fn) (*(w) = IRQ_WORK_INIT_HARD(fn))
 #else
@@ -96,28 +88,24 @@
 #define WASTED_PERIOD_MAX_US	1000000
 #define WASTED_TRACE_MAX_MS	3600000
 #define WASTED_TOPO_REFRESH_NS	(200 * NSEC_PER_MSEC)
-#define WASTED_STALL_NS		(2 * NSEC_PER_SEC)
-/*
- * Each CPU's change log: the last WASTED_LOG changes of its waiting state
- * (struct wasted_state, 240 bytes), written under its rq lock, read by the
- * sampler.  A sample replays at most WASTED_STEPS changes; the rest wait
- * for the next sample (or, past the log's size, are lost: unknown time).
- */
-#define WASTED_LOG		64
-#define WASTED_STEPS		1024
+/* records one sample may copy (the logs hold WASTED_LOG per CPU) */
+#define WASTED_STEPS_PER_CPU	WASTED_LOG
 
-struct wasted_log {
-	u32 head;		/* changes written; entry i is ent[i % WASTED_LOG] */
-	struct wasted_state ent[WASTED_LOG];
-};
+/* The CPUs the sampler may run on: housekeeping for timers and scheduling domains. */
+static void wasted_housekeeping(struct cpumask *m)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0)
+	cpumask_and(m, housekeeping_cpumask(HK_TYPE_TIMER), housekeeping_cpumask(HK_TYPE_DOMAIN));
+#else
+	cpumask_and(m, housekeeping_cpumask(HK_FLAG_TIMER), housekeeping_cpumask(HK_FLAG_DOMAIN));
+#endif
+	if (cpumask_empty(m))
+		cpumask_copy(m, cpu_possible_mask);
+}
 
-struct wasted_step {
-	u64 stamp;
-	u32 cpu;
-	u32 idx;		/* its log index */
-};
-
-static struct wasted_log **wasted_logs;
+struct wasted_log **shadow_wasted_logs;
+atomic_t shadow_wasted_asleep = ATOMIC_INIT(0);
+struct task_struct *shadow_wasted_thread;
 
 static unsigned int wasted_period_us = 1000;
 module_param(wasted_period_us, uint, 0444);
@@ -133,18 +121,10 @@ MODULE_PARM_DESC(wasted_cause, "probe can_migrate_task() to name why a right pic
 
 DEFINE_STATIC_KEY_FALSE(shadow_wasted_on);
 pid_t shadow_wasted_tgid;
-static u32 wasted_track_gen;	/* bumped when the tracked process changes */
+u32 shadow_wasted_track_gen;	/* bumped when the tracked process changes */
 
-/* The sampler's owner: the CPU whose timer is armed, or one of these. */
-#define WASTED_STOPPED	(-1)	/* every CPU was idle: the next event starts it */
-#define WASTED_OFF	(-2)	/* not loaded, off, or unloading */
-atomic_t shadow_wasted_owner = ATOMIC_INIT(WASTED_OFF);
-
-/* Per possible CPU: its timer and kick, and the attempts destined to it. */
+/* Per possible CPU: the attempts destined to it. */
 struct wasted_pcpu {
-	struct hrtimer timer;
-	struct irq_work kick;		/* a stopped sampler restarts here (hot path) */
-	call_single_data_t handoff;	/* the sampler moves here from an idle CPU */
 	/* last judged attempt per level with this CPU as destination (packed) */
 	u32 rec[WASTED_NR_LEVELS];
 	atomic_t seq[WASTED_NR_LEVELS];
@@ -156,6 +136,7 @@ struct wasted_pcpu {
 };
 
 static struct wasted_pcpu **wasted_pc;
+static struct irq_work wasted_kick_work;	/* wakes the sleeping sampler (hot path) */
 
 /* A wasted stretch in progress on one CPU: what the trace event reports. */
 #define WASTED_TOP	4
@@ -167,46 +148,37 @@ struct wasted_stretch {
 	u32 cgroups;		/* distinct cgroups seen (capped at WASTED_TOP + 1) */
 };
 
-/* The sampler's state: written by the sampler only, under lock. */
+/* The sampler's state: written by the sampler thread, under the mutex (readers take it too). */
 static struct {
-	spinlock_t lock;
+	struct mutex lock;
 	u32 gen;		/* shadow_reset_gen the accumulators belong to */
-	u32 track_gen;		/* wasted_track_gen the tracked row belongs to */
-	u64 last_ns;		/* the previous sample, 0: none since (re)start */
-	u64 resume_ns;		/* set when a stopped sampler is kicked */
-	bool idle_stop;		/* stopped with every CPU idle: those states hold until resume_ns */
-	u64 stop_ns;		/* the sample that stopped the sampler (counted up to there) */
-	u64 samples, cost_ns, cost_max_ns, idle_wakeups, handoffs, starts, stops, steps_total;
+	u32 track_gen;		/* shadow_wasted_track_gen the tracked row belongs to */
+	u64 last;		/* the log clock the replay has reached */
+	u64 mono_off;		/* CLOCK_MONOTONIC - log clock (0: the log's clock is that) */
+	u64 samples, cost_ns, cost_max_ns, sleeps, changes, late_max_ns;
 	u64 delta_max_ns;
-	u64 reset_ns;		/* ktime of the reset the counters start at */
+	u64 reset;		/* log clock of the reset the counters start at */
 	u64 topo_ns;		/* when the topology was last read */
-	u32 rnd;
+	bool topo_bad;		/* more distinct domains than the replay keeps: all void */
+	bool paused;		/* enable 0: every CPU out, the counters end at last */
 	struct wasted_cpu_acc *acc;
 	struct wasted_keys *keys;
 	u32 (*stretch_seq)[WASTED_NR_LEVELS];
 	u32 (*tick_seq)[WASTED_NR_LEVELS];
 	struct wasted_stretch *st;
-	struct wasted_cgs *cgs;
-	/* each CPU's state as replayed from its change log */
-	struct wasted_state *cur;
-	struct wasted_cg_acc *(*slot)[WASTED_IDS_MAX];	/* its waiters' cgroup rows */
-	struct wasted_cg_acc *last_slot;	/* the last row looked up (cleared with the rows) */
-	u32 *nslot;
-	u32 *unscanned;			/* its queued tasks the scan did not reach */
-	bool *known;		/* cur[c] holds: its log was read without a gap */
-	u32 *tail;		/* the next log entry to read */
+	u64 *in_stretch;	/* bitmap: CPUs in a wasted stretch */
 	bool *was_idle;
-	/* scratch: the changes of one sample, in time order */
-	struct wasted_step *steps;
-	u32 nsteps;
-	struct wasted_in *in;
-	struct wasted_out *out;
-	struct wasted_scratch scr;
+	/* the replay (core/wasted_replay.c) and its feed (core/wasted_feed.c) */
+	struct wr_replay *r;
+	void *rmem;
+	u32 dom_cap;
+	struct wf f;
 	struct wasted_topo topo;
+	struct wasted_cgs cgs;	/* the rows as the readers print them (wasted_copy()) */
 } W;
 
-static atomic64_t wasted_last_tick_ns = ATOMIC64_INIT(0);
 static u64 wasted_period_ns;
+atomic64_t shadow_wasted_idle_wakeups = ATOMIC64_INIT(0);
 static char wasted_state[80] = "inactive:not-initialized";
 static char wasted_cause_state[80] = "inactive:not-initialized";
 
@@ -244,7 +216,7 @@ void shadow_wasted_attempt(int dst_cpu, const char *domain, int verdict, int rea
 {
 	struct wasted_pcpu *pc, *me;
 	u32 cause = WASTED_CAUSE_NONE, rec;
-	int lvl, owner;
+	int lvl;
 
 	if (!static_branch_unlikely(&shadow_wasted_on) || !wasted_pc)
 		return;
@@ -268,13 +240,6 @@ void shadow_wasted_attempt(int dst_cpu, const char *domain, int verdict, int rea
 	WRITE_ONCE(pc->rec[lvl], rec);
 	smp_wmb();	/* the record before the count the sampler compares */
 	atomic_inc(&pc->seq[lvl]);
-
-	/* a sampler whose timer was lost (its CPU went offline mid-handoff) */
-	owner = atomic_read(&shadow_wasted_owner);
-	if (unlikely(owner >= 0 && ktime_get_mono_fast_ns() -
-		     atomic64_read(&wasted_last_tick_ns) > WASTED_STALL_NS &&
-		     !cpu_online(owner)))
-		atomic_cmpxchg(&shadow_wasted_owner, owner, WASTED_STOPPED);
 }
 
 /* ---- can_migrate_task() probe: why a right pick moved nothing ---- */
@@ -398,90 +363,20 @@ static void wasted_cause_exit(void)
 	wasted_llc_registered = wasted_cmt_registered = false;
 }
 
-/* ---- the hot path's helper (waiters.c, under the rq lock) ---- */
-
-/* The last entry of @kind; *@uniform: all of that kind have one cgroup (and tracking). */
-static int wasted_ids_find(const struct shadow_wasted_ids *ids, u8 kind, bool *uniform)
-{
-	int i, last = -1;
-	u64 cg = 0;
-	u8 trk = 0;
-
-	*uniform = true;
-	for (i = 0; i < ids->nr; i++) {
-		if ((ids->kind[i] & ~WASTED_W_TRACKED) != kind)
-			continue;
-		if (last >= 0 && (ids->cgid[i] != cg || (ids->kind[i] & WASTED_W_TRACKED) != trk))
-			*uniform = false;
-		cg = ids->cgid[i];
-		trk = ids->kind[i] & WASTED_W_TRACKED;
-		last = i;
-	}
-	return last;
-}
-
-bool shadow_wasted_ids_drop(struct shadow_wasted_ids *ids, u32 dany, u32 dpinned,
-			    u32 dunknown, u32 dres, u32 nres_after, bool empty)
-{
-	bool uniform;
-	int i;
-	u8 kind;
-
-	if (empty) {
-		ids->nr = 0;	/* the summary was cleared: the lone waiter runs */
-		return true;
-	}
-	if (dany)
-		kind = WASTED_W_ANY;
-	else if (dpinned)
-		kind = WASTED_W_PINNED;
-	else if (dunknown)
-		kind = WASTED_W_UNKNOWN;
-	else if (dres)
-		kind = WASTED_W_R0 + min_t(u32, nres_after, WASTED_W_R3);
-	else
-		return false;	/* nothing dropped that the ids know: refresh at the switch */
-	i = wasted_ids_find(ids, kind, &uniform);
-	if (i < 0)	/* an unscanned (unknown) waiter: none of the noted ones */
-		return kind != WASTED_W_UNKNOWN || !ids->nr;
-	ids->nr--;
-	ids->kind[i] = ids->kind[ids->nr];
-	ids->cgid[i] = ids->cgid[ids->nr];
-	return uniform && kind != WASTED_W_UNKNOWN;
-}
-
 /* ---- the sampler ---- */
-
-/* Start the timer on this CPU (a stopped sampler kicked, or a handoff). */
-static void wasted_kick_fn(struct irq_work *work)
-{
-	/* @work is NULL when called from wasted_handoff_fn() */
-	int me = smp_processor_id();
-	struct wasted_pcpu *pc = wasted_pc[me];
-
-	if (atomic_read(&shadow_wasted_owner) != me)
-		return;
-	hrtimer_start(&pc->timer, ns_to_ktime(wasted_period_ns), HRTIMER_MODE_REL_PINNED_SOFT);
-}
-
-/* The IPI of a handoff from an idle CPU: start the timer here. */
-static void wasted_handoff_fn(void *info)
-{
-	wasted_kick_fn(NULL);
-}
-
-static void wasted_nop(void *info)
-{
-}
 
 void shadow_wasted_kick(void)
 {
-	int me = raw_smp_processor_id();
+	if (atomic_cmpxchg(&shadow_wasted_asleep, 1, 0) == 1)
+		irq_work_queue(&wasted_kick_work);
+}
 
-	if (atomic_cmpxchg(&shadow_wasted_owner, WASTED_STOPPED, me) != WASTED_STOPPED)
-		return;
-	WRITE_ONCE(W.resume_ns, ktime_get_mono_fast_ns());
-	irq_work_queue(&wasted_pc[me]->kick);
+static void wasted_kick_fn(struct irq_work *work)
+{
+	struct task_struct *t = READ_ONCE(shadow_wasted_thread);
+
+	if (t)
+		wake_up_process(t);
 }
 
 /* The LLC flag's value, from BTF (SD_SHARE_PKG_RESOURCES before 6.10), as audit.c reads it */
@@ -511,7 +406,7 @@ static int wasted_sd_level(const struct sched_domain *sd)
 	return WASTED_LVL_PKG;
 }
 
-/* Each online CPU's domains, lowest first (RCU: the sampler runs in softirq). */
+/* Each online CPU's domains, lowest first. */
 static void wasted_topo_read(void)
 {
 	struct wasted_topo *t = &W.topo;
@@ -536,119 +431,6 @@ static void wasted_topo_read(void)
 	rcu_read_unlock();
 }
 
-/* Append @busy, @w, @ids at now to @lg (the caller holds the CPU's rq lock). */
-static void wasted_log_append(struct wasted_log *lg, u32 h, bool busy, const struct shadow_work *w,
-			      const struct shadow_wasted_ids *ids)
-{
-	struct wasted_state *st = &lg->ent[h % WASTED_LOG];
-
-	st->stamp = ktime_get_mono_fast_ns();
-	st->busy = busy;
-	if (w != &st->work)
-		st->work = *w;
-	if (ids != &st->ids)
-		st->ids = *ids;
-	smp_store_release(&lg->head, h + 1);	/* the entry before the count */
-}
-
-/**
- * shadow_wasted_log() - append a CPU's waiting state to its change log
- * @rq: the run queue whose lock the caller holds (every writer of this
- *      CPU's log does: they are serialized)
- * @e:  the per-event state just filled (waiters.c)
- *
- * Busy means running a task: the CPU is idle from the switch to its idle
- * task to the switch away from it, as sched_switch says (a task woken
- * there is not running yet; a task that just went to sleep still runs
- * the newidle balance before the switch); wasted_probe_switch() logs
- * those switches.  Only a change is logged (same busy flag, counts, masks
- * and waiters as the last entry: nothing).  Bounded: one comparison and
- * one 240-byte entry; one clock read per change.
- *
- * Return: false (kept for waiters.c's refresh flag).
- */
-bool shadow_wasted_log(struct rq *rq, const struct shadow_evt *e)
-{
-	int cpu = ks_rq_cpu(rq);
-	struct wasted_log *lg;
-	bool busy;
-	u32 h;
-
-	if (!static_branch_unlikely(&shadow_wasted_on) || (unsigned int)cpu >= nr_cpu_ids)
-		return false;
-	lg = wasted_logs[cpu];
-	if (unlikely(!lg))
-		return false;
-	busy = !is_idle_task(ks_rq_curr(rq));
-	h = lg->head;
-	if (!h || !wasted_state_same(&lg->ent[(h - 1) % WASTED_LOG], busy, &e->work, &e->ids))
-		wasted_log_append(lg, h, busy, &e->work, &e->ids);
-	return false;
-}
-
-/*
- * sched_switch, on the CPU that switches, under its rq lock: a switch to
- * or from the idle task turns the CPU idle or busy; the waiters are the
- * last entry's.  Every other switch returns at the first test.
- */
-#if KS_NARGS_btf_trace_sched_switch == 5
-static void wasted_probe_switch(void *data, bool preempt, struct task_struct *prev,
-				struct task_struct *next, unsigned int prev_state)
-#else
-static void wasted_probe_switch(void *data, bool preempt, struct task_struct *prev,
-				struct task_struct *next)
-#endif
-{
-	struct wasted_log *lg;
-	u32 h;
-
-	if (likely(is_idle_task(prev) == is_idle_task(next)))
-		return;
-	lg = wasted_logs[raw_smp_processor_id()];
-	h = lg->head;
-	if (!h)
-		return;		/* nothing logged yet: the next event logs the state */
-	if (lg->ent[(h - 1) % WASTED_LOG].busy == !is_idle_task(next))
-		return;
-	/* the last entry's waiters, now busy (or idle): copy it forward */
-	lg->ent[h % WASTED_LOG].work = lg->ent[(h - 1) % WASTED_LOG].work;
-	lg->ent[h % WASTED_LOG].ids = lg->ent[(h - 1) % WASTED_LOG].ids;
-	wasted_log_append(lg, h, !is_idle_task(next), &lg->ent[h % WASTED_LOG].work,
-			  &lg->ent[h % WASTED_LOG].ids);
-}
-
-static struct tracepoint *wasted_tp_switch;
-static bool wasted_switch_registered;
-
-static void wasted_find_tp(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_switch"))
-		wasted_tp_switch = tp;
-}
-
-/* Copy log entry @idx of @cpu; false if the writer may have overwritten it meanwhile. */
-static bool wasted_log_copy(int cpu, u32 idx, struct wasted_state *out)
-{
-	struct wasted_log *lg = wasted_logs[cpu];
-	u32 h;
-
-	*out = lg->ent[idx % WASTED_LOG];
-	smp_rmb();	/* the copy before the count that says whether it was overwritten */
-	h = READ_ONCE(lg->head);
-	/* the writer fills entry h (index h % WASTED_LOG) before counting it */
-	return idx + WASTED_LOG > h;
-}
-
-/* Has @cpu's last logged state nr_running > 0?  (all-idle re-check) */
-static bool wasted_log_busy(int cpu)
-{
-	struct wasted_log *lg = wasted_logs[cpu];
-	struct wasted_state st;
-	u32 h = smp_load_acquire(&lg->head);	/* pairs with the writer's release */
-
-	return h && wasted_log_copy(cpu, h - 1, &st) && st.busy;
-}
-
 static void wasted_clear(u64 now)
 {
 	u32 n = nr_cpu_ids;
@@ -656,33 +438,31 @@ static void wasted_clear(u64 now)
 	memset(W.acc, 0, n * sizeof(*W.acc));
 	memset(W.keys, 0, n * sizeof(*W.keys));
 	memset(W.st, 0, n * sizeof(*W.st));
-	memset(W.cgs, 0, sizeof(*W.cgs));
-	W.last_slot = NULL;
-	W.samples = W.cost_ns = W.cost_max_ns = W.idle_wakeups = W.handoffs = W.steps_total = 0;
-	W.starts = W.stops = W.delta_max_ns = 0;
-	W.reset_ns = now;
+	memset(W.in_stretch, 0, BITS_TO_LONGS(n) * sizeof(unsigned long));
+	wr_zero(W.r, now);
+	W.samples = W.cost_ns = W.cost_max_ns = W.sleeps = W.changes = W.late_max_ns = 0;
+	W.delta_max_ns = 0;
+	atomic64_set(&shadow_wasted_idle_wakeups, 0);
+	W.reset = now;
 }
 
-static void wasted_stretch_note(struct wasted_stretch *st, const struct wasted_out *o,
-				u32 key, u64 ns)
+static void wasted_stretch_note(struct wasted_stretch *st, u64 cgid, u32 key, u64 ns)
 {
-	u32 i, k;
+	u32 k;
 
-	for (i = 0; i < W.scr.nr_cg; i++) {
-		if (!(o->cgs & ((u64)1 << i)))
-			continue;
+	if (cgid) {
 		for (k = 0; k < WASTED_TOP && st->cg_ns[k]; k++)
-			if (st->cgid[k] == W.scr.cg[i].cgid)
+			if (st->cgid[k] == cgid)
 				break;
 		if (k == WASTED_TOP) {
 			st->cgroups = WASTED_TOP + 1;
-			continue;
+		} else {
+			if (!st->cg_ns[k]) {
+				st->cgid[k] = cgid;
+				st->cgroups++;
+			}
+			st->cg_ns[k] += ns;
 		}
-		if (!st->cg_ns[k]) {
-			st->cgid[k] = W.scr.cg[i].cgid;
-			st->cgroups++;
-		}
-		st->cg_ns[k] += ns;
 	}
 	for (k = 0; k < WASTED_TOP && st->key_ns[k]; k++)
 		if (st->key[k] == key)
@@ -713,7 +493,7 @@ static void wasted_key_names(u32 key, const char **verdict, const char **reason,
 		*cause = "-";
 }
 
-/* The event of a stretch of @len that ended at @end. */
+/* The event of a stretch of @len that ended at @end (log clock). */
 static void wasted_trace(int cpu, u64 end, u64 len, const struct wasted_stretch *st, u32 level)
 {
 	const char *verdict = "-", *reason = "-", *cause = "-", *path;
@@ -738,27 +518,30 @@ static void wasted_trace(int cpu, u64 end, u64 len, const struct wasted_stretch 
 		wasted_key_names(key, &verdict, &reason, &cause);
 		level = WASTED_KEY_LEVEL(key);
 	}
-	trace_wasted_interval(cpu, end - len, len,
+	trace_wasted_interval(cpu, end - len + W.mono_off, len,
 			      wasted_level_name[level < WASTED_NR_LEVELS ? level : WASTED_LVL_OTHER],
 			      cg, path ? path : SHADOW_CGPATH_UNRESOLVED, st->cgroups, verdict, reason,
 			      cause);
 }
 
-/* One CPU's attribution of @ns of wasted time at its nearest level. */
-static u32 wasted_charge(int c, const struct wasted_out *o, u64 ns, bool first)
+/* One CPU's attribution of @ns of wasted time at level @lvl. */
+static u32 wasted_charge(int c, u32 lvl, u64 ns, bool first)
 {
 	struct wasted_pcpu *pc = wasted_pc[c];
-	u32 lvl = o->level, s, rec, key, attempts;
+	u32 s, rec, key, attempts;
 
-	if (lvl >= WASTED_LVL_NONE)
-		return wasted_key(WASTED_LVL_NONE, WASTED_V_NO_ATTEMPT, 0, 0);
+	if (lvl >= WASTED_LVL_NONE) {
+		key = wasted_key(WASTED_LVL_NONE, WASTED_V_NO_ATTEMPT, 0, 0);
+		wasted_keys_add(&W.keys[c], key, ns, 0);
+		return key;
+	}
 	if (first)	/* attempts since the previous sample belong to this stretch */
 		memcpy(W.stretch_seq[c], W.tick_seq[c], sizeof(W.stretch_seq[c]));
 	s = atomic_read(&pc->seq[lvl]);
 	smp_rmb();	/* the count before the record (the writer's smp_wmb() in between) */
 	rec = READ_ONCE(pc->rec[lvl]);
 	attempts = s - W.tick_seq[c][lvl];
-	W.tick_seq[c][lvl] = s;	/* the next piece of this sample counts none of them again */
+	W.tick_seq[c][lvl] = s;	/* the next charge of this sample counts none of them again */
 	if (s == W.stretch_seq[c][lvl] || !(rec & WASTED_REC_VALID))
 		key = wasted_key(lvl, WASTED_V_NO_ATTEMPT, 0, 0);
 	else
@@ -767,357 +550,241 @@ static u32 wasted_charge(int c, const struct wasted_out *o, u64 ns, bool first)
 	return key;
 }
 
-/* The sampler's view of @cpu from its replayed state. */
-static void wasted_in_of(u32 c)
+/* @ns of class @cls (level @lvl) for CPU @c's totals and stretch; a stretch that ended is traced. */
+static void wasted_account(u32 c, u8 cls, u8 lvl, u64 ns, u64 end)
 {
-	struct wasted_in *in = &W.in[c];
-
-	in->w = &W.cur[c].work;
-	in->ids = &W.cur[c].ids;
-	if (!cpu_online(c) || !wasted_logs[c])
-		in->state = WASTED_IN_OFF;
-	else if (!W.known[c] || !W.cur[c].ids.valid)
-		in->state = WASTED_IN_VOID;
-	else
-		in->state = W.cur[c].busy ? WASTED_IN_BUSY : WASTED_IN_IDLE;
-}
-
-/* Each waiter's cgroup row of @c's replayed state, looked up once per change (the fast path's). */
-static void wasted_slots_of(u32 c)
-{
-	const struct wasted_state *st = &W.cur[c];
-	u32 i, n = st->ids.valid ? min_t(u32, st->ids.nr, WASTED_IDS_MAX) : 0, unk = 0;
-
-	for (i = 0; i < n; i++) {
-		/* most waiters share a cgroup with the previous one looked up */
-		if (W.last_slot && W.last_slot->cgid == st->ids.cgid[i] && W.last_slot->used)
-			W.slot[c][i] = W.last_slot;
-		else
-			W.slot[c][i] = W.last_slot = wasted_cg_get(W.cgs, st->ids.cgid[i]);
-		if ((st->ids.kind[i] & ~WASTED_W_TRACKED) == WASTED_W_UNKNOWN)
-			unk++;
-	}
-	W.nslot[c] = n;
-	W.unscanned[c] = st->work.unknown > unk ? st->work.unknown - unk : 0;
-}
-
-/* One CPU's classified piece: its totals, its stretch, its attribution. */
-static void wasted_piece_cpu(u32 c, const struct wasted_out *o, u64 a, u64 b)
-{
+	struct wasted_out o = { .cls = cls, .level = lvl };
+	struct wasted_cpu_acc *a = &W.acc[c];
 	struct wasted_stretch *st = &W.st[c];
-	bool first = o->cls == WASTED_C_WASTE && !W.acc[c].in_stretch;
-	u64 ns = b - a, ended_len, gap;
+	bool first = cls == WASTED_C_WASTE && !a->in_stretch;
+	u64 ended_len, gap;
 
-	if (o->cls != WASTED_C_BUSY && o->cls != WASTED_C_OFF)
-		W.was_idle[c] = true;
-	if (wasted_cpu_add(&W.acc[c], o, ns, &ended_len, &gap) &&
-	    ended_len >= (u64)wasted_trace_ms * NSEC_PER_MSEC && trace_wasted_interval_enabled())
-		wasted_trace(c, b - gap, ended_len, st, WASTED_LVL_NONE);
-	if (o->cls == WASTED_C_WASTE) {
+	if (!ns)
+		return;
+	if (wasted_cpu_add(a, &o, ns, &ended_len, &gap)) {
+		__clear_bit(c, (unsigned long *)W.in_stretch);
+		if (ended_len >= (u64)wasted_trace_ms * NSEC_PER_MSEC && trace_wasted_interval_enabled())
+			wasted_trace(c, end - gap, ended_len, st, WASTED_LVL_NONE);
+	}
+	if (cls == WASTED_C_WASTE) {
+		u64 cg = 0;
 		u32 key;
 
-		if (first) {
+		__set_bit(c, (unsigned long *)W.in_stretch);
+		if (first)
 			memset(st, 0, sizeof(*st));
-			/* ask for the path now: the event at its end finds it */
-			if (trace_wasted_interval_enabled() && W.scr.nr_cg)
-				shadow_cgpath_lookup(W.scr.cg[0].cgid);
+		key = wasted_charge(c, lvl, ns, first);
+		if (trace_wasted_interval_enabled()) {
+			cg = wr_cause_cgid(W.r, c);
+			if (first && cg)	/* ask for the path now: the event at its end finds it */
+				shadow_cgpath_lookup(cg);
 		}
-		key = wasted_charge(c, o, ns, first);
-		wasted_stretch_note(st, o, key, ns);
+		wasted_stretch_note(st, cg, key, ns);
 	}
 }
 
 /*
- * One piece [@a, @b) in which no CPU's state changed: every CPU
- * classified, and @b - @a charged to what it was.  With no CPU idle (or
- * of unknown state) nothing is wasted and every wait is capacity (or
- * unknown for a waiter whose mask was not kept): the waiters' cgroup rows
- * are charged directly, without classifying.
+ * Each CPU's pieces of this sample into its totals: the others first, the
+ * wasted time last (a stretch is resolved to the sample).  @late: the
+ * largest lateness of a record this sample, added to the bound of every
+ * CPU that was idle.
  */
-static void wasted_piece(u64 a, u64 b, u32 n)
+static void wasted_post(u64 end, u64 late)
 {
-	static const struct wasted_out busy = { .cls = WASTED_C_BUSY, .level = WASTED_LVL_NONE };
-	static const struct wasted_out off = { .cls = WASTED_C_OFF, .level = WASTED_LVL_NONE };
-	u64 ns = b - a;
-	u32 c, i;
+	u32 c, l;
 
-	for (c = 0; c < n; c++)
-		if (W.in[c].state == WASTED_IN_IDLE || W.in[c].state == WASTED_IN_VOID)
-			break;
-	if (c == n) {
-		for (c = 0; c < n; c++) {
-			const struct wasted_state *st = &W.cur[c];
+	for (c = 0; c < W.topo.nr_cpus; c++) {
+		struct wr_pieces *p = &W.r->cpu[c].p;
+		u64 waste = 0;
 
-			if (W.in[c].state == WASTED_IN_OFF) {
-				wasted_piece_cpu(c, &off, a, b);
-				continue;
-			}
-			wasted_piece_cpu(c, &busy, a, b);
-			for (i = 0; i < W.nslot[c]; i++) {
-				u8 k = st->ids.kind[i];
-				bool unk = (k & ~WASTED_W_TRACKED) == WASTED_W_UNKNOWN;
-				struct wasted_cg_acc *g = W.slot[c][i];
-
-				g->wait_ns += ns;
-				if (unk)
-					g->wait_unknown_ns += ns;
-				else
-					g->wait_busy_ns += ns;
-				if (k & WASTED_W_TRACKED) {
-					W.cgs->tracked.wait_ns += ns;
-					if (unk)
-						W.cgs->tracked.wait_unknown_ns += ns;
-					else
-						W.cgs->tracked.wait_busy_ns += ns;
-				}
-			}
-			W.cgs->unscanned_ns += ns * W.unscanned[c];
-		}
-		return;
-	}
-	wasted_classify(&W.topo, W.in, n, &W.scr, W.out);
-	for (c = 0; c < n; c++)
-		wasted_piece_cpu(c, &W.out[c], a, b);
-	wasted_cgs_add(W.cgs, &W.scr, W.out, n, ns);
-}
-
-static int wasted_step_cmp(const void *a, const void *b)
-{
-	const struct wasted_step *x = a, *y = b;
-
-	if (x->stamp != y->stamp)
-		return x->stamp < y->stamp ? -1 : 1;
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-/*
- * One sample at @now: replay every CPU's logged changes since the last
- * sample in time order, classifying each piece between two changes with
- * the states the CPUs really had.  Return: true when no CPU is busy;
- * *@me_idle when the sampler's CPU @me is idle, *@busy a busy CPU to hand
- * the timer to.
- *
- * What this cannot know: changes lost because a CPU logged more than
- * WASTED_LOG of them between two samples (its state is void, so idle
- * CPUs read unknown, until the first entry after the gap), and changes
- * published after the sample covered their time (a writer delayed between
- * its clock read and its count: applied at the start of the next sample;
- * the delay is added to the bound of every CPU idle then).
- */
-static bool wasted_sample(u64 now, int me, bool *me_idle, int *busy)
-{
-	u32 n = W.topo.nr_cpus, c, l, i, gen = atomic_read(&shadow_reset_gen);
-	u64 t0, t, late = 0, end = now;
-	bool any_busy = false, restart = false;
-
-	*me_idle = false;
-	*busy = -1;
-	if (W.gen != gen) {
-		wasted_clear(now);
-		W.gen = gen;
-		W.last_ns = 0;
-		W.idle_stop = false;
-	}
-	if (W.track_gen != READ_ONCE(wasted_track_gen)) {
-		memset(&W.cgs->tracked, 0, sizeof(W.cgs->tracked));
-		W.track_gen = READ_ONCE(wasted_track_gen);
-	}
-	if (!W.last_ns) {
-		u64 resume = READ_ONCE(W.resume_ns);
-
-		if (W.idle_stop && resume && resume <= now) {
-			W.last_ns = resume;	/* every CPU idle until the kick: known */
-		} else {
-			/* (re)started: the states before now are not known, begin here */
-			restart = true;
-			W.last_ns = now;
-		}
-		W.idle_stop = false;
-	}
-	t0 = W.last_ns;
-	if (now - t0 > W.delta_max_ns)
-		W.delta_max_ns = now - t0;
-	if (!W.topo_ns || now - W.topo_ns > WASTED_TOPO_REFRESH_NS) {
-		wasted_topo_read();
-		W.topo_ns = now;
-	}
-
-	/* the changes since the last sample, every CPU's, in time order */
-	W.nsteps = 0;
-	for (c = 0; c < n; c++) {
-		struct wasted_log *lg = wasted_logs[c];
-		u32 h, from;
-
-		W.was_idle[c] = false;
-		if (!lg || !cpu_online(c))
-			continue;
-		h = smp_load_acquire(&lg->head);	/* pairs with shadow_wasted_log() */
-		if (restart || !W.known[c]) {
-			/* start from the last entry: the state the CPU is in now */
-			W.known[c] = h && wasted_log_copy(c, h - 1, &W.cur[c]);
-			W.tail[c] = h;
-			if (W.known[c])
-				wasted_slots_of(c);
-			continue;
-		}
-		from = W.tail[c];
-		if (h - from > WASTED_LOG) {	/* lost: void until the gap is behind */
-			W.known[c] = false;
-			W.tail[c] = h;
-			continue;
-		}
-		for (i = from; i != h && W.nsteps < WASTED_STEPS; i++) {
-			struct wasted_step *sp = &W.steps[W.nsteps++];
-
-			sp->stamp = READ_ONCE(wasted_logs[c]->ent[i % WASTED_LOG].stamp);
-			sp->cpu = c;
-			sp->idx = i;
-		}
-	}
-	/* each CPU's steps are in time order already: sort only when CPUs interleave */
-	for (i = 1; i < W.nsteps && wasted_step_cmp(&W.steps[i - 1], &W.steps[i]) <= 0; i++)
-		;
-	if (i < W.nsteps)
-		sort(W.steps, W.nsteps, sizeof(*W.steps), wasted_step_cmp, NULL);
-	if (W.nsteps == WASTED_STEPS)	/* more to replay: account up to the last one read */
-		end = max(t0, min(now, W.steps[W.nsteps - 1].stamp));
-
-	for (c = 0; c < n; c++)
-		wasted_in_of(c);
-	t = t0;
-	for (i = 0; i < W.nsteps; i++) {
-		struct wasted_step *sp = &W.steps[i];
-		u64 at = sp->stamp;
-
-		if (at > end)
-			break;
-		if (at < t) {	/* published after its time was accounted */
-			if (t - at > late)
-				late = t - at;
-			at = t;
-		}
-		if (at > t) {
-			wasted_piece(t, at, n);
-			t = at;
-		}
-		c = sp->cpu;
-		if (!wasted_log_copy(c, sp->idx, &W.cur[c]))
-			W.known[c] = false;	/* overwritten while we read: void from here */
-		else
-			wasted_slots_of(c);
-		W.tail[c] = sp->idx + 1;
-		wasted_in_of(c);
-	}
-	if (end > t)
-		wasted_piece(t, end, n);
-
-	for (c = 0; c < n; c++) {
-		if (late && W.was_idle[c])
+		for (l = 0; l < WASTED_NR_LEVELS; l++)
+			waste += p->level[l];
+		if (late && (p->none || p->unknown || waste))
 			W.acc[c].bound_ns += late;
+		wasted_account(c, WASTED_C_OFF, WASTED_LVL_NONE, p->off, end);
+		wasted_account(c, WASTED_C_VOID, WASTED_LVL_NONE, p->vd, end);
+		wasted_account(c, WASTED_C_BUSY, WASTED_LVL_NONE, p->busy, end);
+		wasted_account(c, WASTED_C_NONE, WASTED_LVL_NONE, p->none, end);
+		wasted_account(c, WASTED_C_UNKNOWN, WASTED_LVL_NONE, p->unknown, end);
+		for (l = 0; waste && l < WASTED_NR_LEVELS; l++)
+			wasted_account(c, WASTED_C_WASTE, l, p->level[l], end);
+		memset(p, 0, sizeof(*p));
 		for (l = 0; wasted_pc[c] && l < WASTED_NR_LEVELS; l++)
 			W.tick_seq[c][l] = atomic_read(&wasted_pc[c]->seq[l]);
-		if (W.in[c].state == WASTED_IN_BUSY) {
-			any_busy = true;
-			if ((int)c != me && (*busy < 0 || c == (u32)me + 1))
-				*busy = c;
-		}
-		if ((int)c == me && W.in[c].state == WASTED_IN_IDLE)
-			*me_idle = true;
 	}
-	W.last_ns = end;
-	W.samples++;
-	W.steps_total += W.nsteps;
-	return !any_busy;
 }
 
-/* The next period, jittered by up to +-1/8 (xorshift: no lock, no division). */
-static u64 wasted_next_period(void)
+/* Paused (enable 0): the counters end at the last sample; every CPU is out until resumed. */
+static void wasted_pause(void)
 {
-	u32 x = W.rnd ? W.rnd : 2463534242u;
+	u32 c;
 
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	W.rnd = x;
-	return wasted_period_ns - wasted_period_ns / 8 + (((u64)x * (wasted_period_ns / 4)) >> 32);
+	if (W.paused)
+		return;
+	wr_close_all(W.r, W.last);
+	wasted_post(W.last, 0);
+	for (c = 0; c < W.topo.nr_cpus; c++) {
+		wr_set_state(W.r, W.last, c, WR_OFF);
+		W.f.cpu[c].known = false;
+	}
+	wasted_post(W.last, 0);
+	W.paused = true;
 }
 
-static enum hrtimer_restart wasted_tick(struct hrtimer *timer)
+/* Copy @c's records since the last sample, up to @now; false when some were lost. */
+static bool wasted_copy_log(u32 c, u64 now)
 {
-	int me = smp_processor_id(), owner = atomic_read(&shadow_wasted_owner), busy;
-	u64 t0 = local_clock(), now, cost;
-	bool all_idle, me_idle;
+	struct wasted_log *lg = shadow_wasted_logs[c];
+	struct wf_cpu *fc = &W.f.cpu[c];
+	u32 h = smp_load_acquire(&lg->head);	/* pairs with shadow_wasted_rec_commit() */
+	u32 first = fc->tail, kept = W.f.n, i;
 
-	if (owner != me) {
-		/* the owner went offline and its timer moved here: take over */
-		if (owner < 0 || cpu_online(owner) ||
-		    atomic_cmpxchg(&shadow_wasted_owner, owner, me) != owner)
-			return HRTIMER_NORESTART;
+	if (h - first > WASTED_LOG)
+		return false;
+	for (i = first; i != h && W.f.n < W.f.cap; i++) {
+		const struct wasted_rec *e = &lg->ent[i % WASTED_LOG];
+
+		if (READ_ONCE(e->stamp) > now)
+			break;	/* written after this sample's time: the next one */
+		W.f.steps[W.f.n].rec = *e;
+		W.f.steps[W.f.n++].cpu = c;
 	}
+	smp_rmb();	/* the copies before the count that says whether they were overwritten */
+	if (READ_ONCE(lg->head) - first > WASTED_LOG) {
+		W.f.n = kept;
+		return false;
+	}
+	fc->tail = i;
+	return true;
+}
+
+/*
+ * One sample at @now (log clock): every CPU's records since the last one,
+ * replayed in time order, and every CPU's time charged.  Return: true when
+ * a CPU is busy (else the sampler may sleep until the next record).
+ */
+static bool wasted_sample(u64 now)
+{
+	struct wr_replay *r = W.r;
+	u32 c, gen = atomic_read(&shadow_reset_gen);
+	u64 late;
+
+	if (now < W.last)
+		now = W.last;
 	if (!static_key_enabled(&shadow_enabled)) {
-		if (atomic_cmpxchg(&shadow_wasted_owner, me, WASTED_STOPPED) == me) {
-			spin_lock(&W.lock);
-			/*
-			 * Paused (enable 0): the counters end at the last sample.
-			 * A kick while paused (last_ns 0: nothing sampled since)
-			 * keeps that end; taking 0 made the window's end unknown.
-			 */
-			if (W.last_ns)
-				W.stop_ns = W.last_ns;
-			W.last_ns = 0;
-			W.idle_stop = false;
-			W.stops++;
-			spin_unlock(&W.lock);
-		}
-		return HRTIMER_NORESTART;
+		wasted_pause();
+		return false;
 	}
-	now = ktime_get_mono_fast_ns();
-	spin_lock(&W.lock);
-	all_idle = wasted_sample(now, me, &me_idle, &busy);
-	cost = local_clock() - t0;
-	W.cost_ns += cost;
-	if (cost > W.cost_max_ns)
-		W.cost_max_ns = cost;
-	if (me_idle)
-		W.idle_wakeups++;
-	if (all_idle) {
-		/* nothing can wait: stop; the next event restarts the sampler */
-		W.stops++;
-		W.stop_ns = W.last_ns;
-		W.last_ns = 0;
-		W.resume_ns = 0;
-		W.idle_stop = true;
+	if (W.paused) {		/* resumed: what happened meanwhile is not known */
+		W.paused = false;
+		W.last = now;
 	}
-	spin_unlock(&W.lock);
-	atomic64_set(&wasted_last_tick_ns, now);
+	if (W.gen != gen) {
+		wasted_clear(W.last);
+		W.gen = gen;
+	}
+	if (W.track_gen != READ_ONCE(shadow_wasted_track_gen)) {
+		struct wasted_cg_acc *t = &r->tracked.a;
 
-	if (all_idle) {
-		if (atomic_cmpxchg(&shadow_wasted_owner, me, WASTED_STOPPED) != me)
-			return HRTIMER_NORESTART;
-		/* an event between the sample and the stop saw the owner set: look again */
-		for (busy = 0; busy < (int)nr_cpu_ids; busy++) {
-			if (cpu_online(busy) && wasted_logs[busy] && wasted_log_busy(busy))
-				break;
-		}
-		if (busy == (int)nr_cpu_ids ||
-		    atomic_cmpxchg(&shadow_wasted_owner, WASTED_STOPPED, me) != WASTED_STOPPED)
-			return HRTIMER_NORESTART;
-		WRITE_ONCE(W.resume_ns, now);
-	} else if (me_idle && busy >= 0) {
-		/* hand the timer to a busy CPU: an idle one must not be woken again */
-		if (atomic_cmpxchg(&shadow_wasted_owner, me, busy) != me)
-			return HRTIMER_NORESTART;
-		if (!smp_call_function_single_async(busy, &wasted_pc[busy]->handoff)) {
-			W.handoffs++;
-			return HRTIMER_NORESTART;
-		}
-		/* its previous handoff is still in flight: keep the timer here */
-		atomic_cmpxchg(&shadow_wasted_owner, busy, me);
+		wr_cgs_flush(r, W.last);
+		t->wasted_ns = t->wait_ns = t->wait_idle_ns = t->wait_busy_ns = 0;
+		t->wait_unknown_ns = 0;
+		W.track_gen = READ_ONCE(shadow_wasted_track_gen);
 	}
-	hrtimer_forward_now(timer, ns_to_ktime(wasted_next_period()));
-	return HRTIMER_RESTART;
+	if (W.samples && now - W.last > W.delta_max_ns)
+		W.delta_max_ns = now - W.last;
+	if (!W.topo_ns || now - W.topo_ns > WASTED_TOPO_REFRESH_NS) {
+		wasted_topo_read();
+		if (!wr_topology_same(r, &W.topo))
+			W.topo_bad = wr_topology(r, &W.topo, W.last) != 0;
+		W.topo_ns = now;
+	}
+	W.f.n = 0;
+	for (c = 0; c < W.topo.nr_cpus; c++) {
+		struct wf_cpu *fc = &W.f.cpu[c];
+
+		if (!shadow_wasted_logs[c])
+			continue;
+		if (!cpu_online(c) || W.topo_bad) {
+			if (r->cpu[c].state != (W.topo_bad && cpu_online(c) ? WR_VOID : WR_OFF))
+				wr_set_state(r, W.last, c, W.topo_bad && cpu_online(c) ? WR_VOID : WR_OFF);
+			fc->known = false;
+			fc->tail = READ_ONCE(shadow_wasted_logs[c]->head);
+			continue;
+		}
+		if (!fc->known && r->cpu[c].state == WR_OFF)
+			wr_set_state(r, W.last, c, WR_VOID);	/* online: unknown until its snapshot */
+		if (!wasted_copy_log(c, now)) {
+			wf_lost(&W.f, r, W.last, c);
+			fc->tail = READ_ONCE(shadow_wasted_logs[c]->head);
+			WRITE_ONCE(shadow_wasted_logs[c]->want_snap, 1);
+			shadow_refresh_cpu(c);	/* its next event rescans: a snapshot */
+		}
+	}
+	W.changes += W.f.n;
+	wf_replay(&W.f, r, W.last, &late);
+	if (late > W.late_max_ns)
+		W.late_max_ns = late;
+	wr_sample_close(r, now, W.in_stretch);
+	wasted_post(now, late);
+	W.last = now;
+	W.samples++;
+	return r->busy_count > 0;
+}
+
+/* Are records waiting in any log (a last look before sleeping)? */
+static bool wasted_pending(void)
+{
+	u32 c;
+
+	for (c = 0; c < W.topo.nr_cpus; c++)
+		if (shadow_wasted_logs[c] &&
+		    READ_ONCE(shadow_wasted_logs[c]->head) != W.f.cpu[c].tail)
+			return true;
+	return false;
+}
+
+static int wasted_thread_fn(void *data)
+{
+	while (!kthread_should_stop()) {
+		u64 t0 = local_clock(), cost;
+		ktime_t period = ns_to_ktime(wasted_period_ns);
+		bool busy;
+
+		mutex_lock(&W.lock);
+		busy = wasted_sample(shadow_wasted_clock());
+		cost = local_clock() - t0;
+		W.cost_ns += cost;
+		if (cost > W.cost_max_ns)
+			W.cost_max_ns = cost;
+		mutex_unlock(&W.lock);
+		if (!busy) {
+			/* nothing runs, nothing can wait: sleep until a record comes */
+			set_current_state(TASK_INTERRUPTIBLE);
+			atomic_set(&shadow_wasted_asleep, 1);
+			smp_mb__after_atomic();	/* the flag before the last look at the logs */
+			if (wasted_pending() || kthread_should_stop()) {
+				atomic_set(&shadow_wasted_asleep, 0);
+				__set_current_state(TASK_RUNNING);
+				continue;
+			}
+			W.sleeps++;
+			schedule();
+			atomic_set(&shadow_wasted_asleep, 0);
+			continue;
+		}
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule_hrtimeout_range(&period, wasted_period_ns / 8, HRTIMER_MODE_REL);
+	}
+	return 0;
+}
+
+void shadow_wasted_wake(void)
+{
+	struct task_struct *t = READ_ONCE(shadow_wasted_thread);
+
+	if (t)
+		wake_up_process(t);
 }
 
 /* ---- init / exit ---- */
@@ -1137,25 +804,20 @@ static void wasted_free(void)
 	kvfree(W.stretch_seq);
 	kvfree(W.tick_seq);
 	kvfree(W.st);
-	kvfree(W.cgs);
-	if (wasted_logs) {
-		for_each_possible_cpu(cpu)
-			kvfree(wasted_logs[cpu]);
-		kfree(wasted_logs);
-		wasted_logs = NULL;
-	}
-	kvfree(W.cur);
-	kvfree(W.slot);
-	kvfree(W.nslot);
-	kvfree(W.unscanned);
-	kvfree(W.known);
-	kvfree(W.tail);
+	kvfree(W.in_stretch);
 	kvfree(W.was_idle);
-	kvfree(W.steps);
-	kvfree(W.in);
-	kvfree(W.out);
-	kvfree(W.scr.idle);
-	kvfree(W.scr.rsrc);
+	if (shadow_wasted_logs) {
+		for_each_possible_cpu(cpu)
+			kvfree(shadow_wasted_logs[cpu]);
+		kfree(shadow_wasted_logs);
+		shadow_wasted_logs = NULL;
+	}
+	kvfree(W.r);
+	kvfree(W.rmem);
+	kvfree(W.f.cpu);
+	kvfree(W.f.steps);
+	kvfree(W.f.sort);
+	kvfree(W.f.tmp);
 	kvfree(W.topo.nlev);
 	kvfree(W.topo.slot);
 	kvfree(W.topo.span);
@@ -1164,7 +826,7 @@ static void wasted_free(void)
 
 static int wasted_alloc(void)
 {
-	u32 n = nr_cpu_ids, words = DIV_ROUND_UP(n, 64);
+	u32 n = nr_cpu_ids, words = DIV_ROUND_UP(n, 64), cap = n * WASTED_STEPS_PER_CPU;
 	int cpu, l;
 
 	wasted_pc = kcalloc(n, sizeof(*wasted_pc), GFP_KERNEL);
@@ -1175,72 +837,64 @@ static int wasted_alloc(void)
 
 		if (!pc)
 			return -ENOMEM;
-		wasted_timer_setup(&pc->timer, wasted_tick);
-		wasted_kick_init(&pc->kick, wasted_kick_fn);
-		wasted_csd_init(&pc->handoff, wasted_handoff_fn);
 		pc->cmt_dst = -1;
 		for (l = 0; l < WASTED_NR_LEVELS; l++)
 			atomic_set(&pc->seq[l], 0);
 		wasted_pc[cpu] = pc;
 	}
-	spin_lock_init(&W.lock);
+	mutex_init(&W.lock);
 	W.acc = kvcalloc(n, sizeof(*W.acc), GFP_KERNEL);
 	W.keys = kvcalloc(n, sizeof(*W.keys), GFP_KERNEL);
 	W.stretch_seq = kvcalloc(n, sizeof(*W.stretch_seq), GFP_KERNEL);
 	W.tick_seq = kvcalloc(n, sizeof(*W.tick_seq), GFP_KERNEL);
 	W.st = kvcalloc(n, sizeof(*W.st), GFP_KERNEL);
-	W.cgs = kvzalloc(sizeof(*W.cgs), GFP_KERNEL);
-	wasted_logs = kcalloc(n, sizeof(*wasted_logs), GFP_KERNEL);
-	if (!wasted_logs)
+	W.in_stretch = kvcalloc(words, sizeof(u64), GFP_KERNEL);
+	shadow_wasted_logs = kcalloc(n, sizeof(*shadow_wasted_logs), GFP_KERNEL);
+	if (!shadow_wasted_logs)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		wasted_logs[cpu] = kvzalloc_node(sizeof(struct wasted_log), GFP_KERNEL,
-						 cpu_to_node(cpu));
-		if (!wasted_logs[cpu])
+		shadow_wasted_logs[cpu] = kvzalloc_node(sizeof(struct wasted_log), GFP_KERNEL,
+							cpu_to_node(cpu));
+		if (!shadow_wasted_logs[cpu])
 			return -ENOMEM;
 	}
-	W.cur = kvcalloc(n, sizeof(*W.cur), GFP_KERNEL);
-	W.slot = kvcalloc(n, sizeof(*W.slot), GFP_KERNEL);
-	W.nslot = kvcalloc(n, sizeof(*W.nslot), GFP_KERNEL);
-	W.unscanned = kvcalloc(n, sizeof(*W.unscanned), GFP_KERNEL);
-	W.known = kvcalloc(n, sizeof(*W.known), GFP_KERNEL);
-	W.tail = kvcalloc(n, sizeof(*W.tail), GFP_KERNEL);
-	W.was_idle = kvcalloc(n, sizeof(*W.was_idle), GFP_KERNEL);
-	W.steps = kvcalloc(WASTED_STEPS, sizeof(*W.steps), GFP_KERNEL);
-	W.in = kvcalloc(n, sizeof(*W.in), GFP_KERNEL);
-	W.out = kvcalloc(n, sizeof(*W.out), GFP_KERNEL);
-	/*
-	 * the scratch's bitmaps in one block: idle, void, any_src, unk_src,
-	 * yes, then the tick cgroups' and the tracked process's destinations
-	 */
-	W.scr.idle = kvcalloc((5 + WASTED_TICK_CGS + 1) * (size_t)words, sizeof(u64), GFP_KERNEL);
-	W.scr.rsrc = kvcalloc(n, sizeof(u32), GFP_KERNEL);
+	W.dom_cap = 4 * n + 8;
+	W.r = kvzalloc(sizeof(*W.r), GFP_KERNEL);
+	W.rmem = kvzalloc(wr_bytes(n, W.dom_cap), GFP_KERNEL);
+	W.f.cpu = kvcalloc(n, sizeof(*W.f.cpu), GFP_KERNEL);
+	W.f.steps = kvcalloc(cap, sizeof(*W.f.steps), GFP_KERNEL);
+	W.f.sort = kvcalloc(cap, sizeof(*W.f.sort), GFP_KERNEL);
+	W.f.tmp = kvcalloc(cap, sizeof(*W.f.tmp), GFP_KERNEL);
 	W.topo.nlev = kvcalloc(n, 1, GFP_KERNEL);
 	W.topo.slot = kvcalloc(n, WASTED_MAX_DOMAINS, GFP_KERNEL);
 	W.topo.span = kvcalloc((size_t)n * WASTED_MAX_DOMAINS * words, sizeof(u64), GFP_KERNEL);
-	if (!W.acc || !W.keys || !W.stretch_seq || !W.tick_seq || !W.st || !W.cgs || !W.cur ||
-	    !W.slot || !W.nslot || !W.unscanned || !W.known || !W.tail || !W.was_idle || !W.steps || !W.in || !W.out || !W.scr.idle || !W.scr.rsrc || !W.topo.nlev || !W.topo.slot ||
-	    !W.topo.span)
+	if (!W.acc || !W.keys || !W.stretch_seq || !W.tick_seq || !W.st || !W.in_stretch ||
+	    !W.r || !W.rmem || !W.f.cpu || !W.f.steps || !W.f.sort || !W.f.tmp ||
+	    !W.topo.nlev || !W.topo.slot || !W.topo.span)
 		return -ENOMEM;
-	W.scr.words = words;
-	W.scr.voidm = W.scr.idle + words;
-	W.scr.any_src = W.scr.idle + 2 * words;
-	W.scr.unk_src = W.scr.idle + 3 * words;
-	W.scr.yes = W.scr.idle + 4 * words;
-	W.scr.dest = W.scr.idle + 5 * words;
 	W.topo.nr_cpus = n;
 	W.topo.words = words;
+	wasted_topo_read();
+	W.last = shadow_wasted_clock();
+	if (wr_init(W.r, W.rmem, n, W.dom_cap, &W.topo, W.last))
+		W.topo_bad = true;
+	wf_init(&W.f, n, W.f.cpu, W.f.steps, W.f.sort, W.f.tmp, cap);
+	W.topo_ns = W.last;
+	W.reset = W.last;
 	W.gen = atomic_read(&shadow_reset_gen);
+	W.track_gen = READ_ONCE(shadow_wasted_track_gen);
 	return 0;
 }
 
 /**
- * shadow_wasted_init() - check the parameters, allocate, arm (before the probes)
+ * shadow_wasted_init() - check the parameters, allocate, start the sampler (before the probes)
  *
  * Return: 0, -EINVAL for a bad parameter (the load is refused), -ENOMEM.
  */
 int shadow_wasted_init(void)
 {
+	struct task_struct *t;
+	cpumask_var_t hk;
 	int err;
 
 	if (wasted_period_us && (wasted_period_us < WASTED_PERIOD_MIN_US ||
@@ -1265,54 +919,46 @@ int shadow_wasted_init(void)
 		return err;
 	}
 	wasted_period_ns = (u64)wasted_period_us * NSEC_PER_USEC;
-	for_each_kernel_tracepoint(wasted_find_tp, NULL);
-	err = wasted_tp_switch ? tracepoint_probe_register(wasted_tp_switch, wasted_probe_switch,
-							   NULL) : -ENOENT;
-	if (err) {
-		/* the rest of the module works without it: say why in info */
-		snprintf(wasted_state, sizeof(wasted_state), "inactive:sched_switch-not-attached:%d", err);
+	wasted_kick_init(&wasted_kick_work, wasted_kick_fn);
+	t = kthread_create(wasted_thread_fn, NULL, "sched_shadow_wasted");
+	if (IS_ERR(t)) {
+		err = PTR_ERR(t);
+		snprintf(wasted_state, sizeof(wasted_state), "inactive:no-sampler-thread:%d", err);
 		strscpy(wasted_cause_state, "inactive:wasted-off", sizeof(wasted_cause_state));
-		pr_warn("wasted-core time off: cannot attach to sched_switch (%d)\n", err);
+		pr_warn("wasted-core time off: cannot start the sampler thread (%d)\n", err);
 		wasted_free();
 		return 0;
 	}
-	wasted_switch_registered = true;
+	/* housekeeping CPUs only: never a nohz_full or isolated one */
+	if (zalloc_cpumask_var(&hk, GFP_KERNEL)) {
+		wasted_housekeeping(hk);
+		set_cpus_allowed_ptr(t, hk);
+		free_cpumask_var(hk);
+	}
+	WRITE_ONCE(shadow_wasted_thread, t);
 	wasted_cause_init();
 	snprintf(wasted_state, sizeof(wasted_state), "active:change-logs:period_us=%u",
 		 wasted_period_us);
-	atomic_set(&shadow_wasted_owner, WASTED_STOPPED);
 	static_branch_enable(&shadow_wasted_on);
+	wake_up_process(t);
 	return 0;
 }
 
 /** shadow_wasted_exit() - stop the sampler and free (after the probes and the audit are gone) */
 void shadow_wasted_exit(void)
 {
-	int cpu;
+	struct task_struct *t = shadow_wasted_thread;
 
 	if (!wasted_pc)
 		return;
-	atomic_set(&shadow_wasted_owner, WASTED_OFF);
 	static_branch_disable(&shadow_wasted_on);
-	if (wasted_switch_registered) {
-		tracepoint_probe_unregister(wasted_tp_switch, wasted_probe_switch, NULL);
-		tracepoint_synchronize_unregister();
-		wasted_switch_registered = false;
-	}
 	wasted_cause_exit();
-	/* a kick or handoff that saw the old owner has armed its timer by now */
-	synchronize_rcu();
-	/* a handoff IPI still queued runs before this one returns */
-	cpus_read_lock();
-	for_each_online_cpu(cpu)
-		smp_call_function_single(cpu, wasted_nop, NULL, 1);
-	cpus_read_unlock();
-	for_each_possible_cpu(cpu)
-		irq_work_sync(&wasted_pc[cpu]->kick);
-	for_each_possible_cpu(cpu)
-		hrtimer_cancel(&wasted_pc[cpu]->timer);
-	for_each_possible_cpu(cpu)
-		irq_work_sync(&wasted_pc[cpu]->kick);
+	atomic_set(&shadow_wasted_asleep, 0);
+	irq_work_sync(&wasted_kick_work);
+	if (t)
+		kthread_stop(t);
+	WRITE_ONCE(shadow_wasted_thread, NULL);
+	irq_work_sync(&wasted_kick_work);
 	wasted_free();
 }
 
@@ -1322,7 +968,9 @@ void shadow_wasted_exit(void)
 struct wasted_copy {
 	u32 n;
 	bool stale;		/* a reset since the last sample: everything reads 0 */
-	u64 samples, cost_ns, cost_max_ns, idle_wakeups, handoffs, stops, delta_max_ns, steps;
+	u64 samples, cost_ns, cost_max_ns, idle_wakeups, sleeps, delta_max_ns, changes, lost;
+	u64 late_max_ns;
+	struct wr_overflow ovf;
 	u64 since_ns, until_ns;
 	struct wasted_cpu_acc *acc;
 	struct wasted_keys *keys;
@@ -1336,9 +984,19 @@ static void wasted_copy_free(struct wasted_copy *cp)
 	kvfree(cp->cgs);
 }
 
+/* Every CPU's time up to the replay's and every row brought up to it (readers, under the mutex). */
+static void wasted_flush(void)
+{
+	if (W.paused || !W.r)
+		return;
+	wr_close_all(W.r, W.last);
+	wasted_post(W.last, 0);
+	wr_cgs_flush(W.r, W.last);
+}
+
 static int wasted_copy(struct wasted_copy *cp)
 {
-	u32 n = W.topo.nr_cpus;
+	u32 n = W.topo.nr_cpus, i;
 
 	memset(cp, 0, sizeof(*cp));
 	cp->acc = kvcalloc(n, sizeof(*cp->acc), GFP_KERNEL);
@@ -1349,25 +1007,33 @@ static int wasted_copy(struct wasted_copy *cp)
 		return -ENOMEM;
 	}
 	cp->n = n;
-	spin_lock_bh(&W.lock);
+	mutex_lock(&W.lock);
 	if (W.gen != (u32)atomic_read(&shadow_reset_gen)) {
 		cp->stale = true;
 	} else {
+		wasted_flush();
 		memcpy(cp->acc, W.acc, n * sizeof(*cp->acc));
 		memcpy(cp->keys, W.keys, n * sizeof(*cp->keys));
-		memcpy(cp->cgs, W.cgs, sizeof(*cp->cgs));
+		for (i = 0; i < WR_CGS && i < WASTED_CGS; i++)
+			cp->cgs->slot[i] = W.r->cg[i].a;
+		cp->cgs->other = W.r->other.a;
+		cp->cgs->tracked = W.r->tracked.a;
+		cp->cgs->unscanned_ns = W.r->unscanned.a.wait_ns;
+		cp->cgs->nr = W.r->nr_cg;
 		cp->samples = W.samples;
 		cp->cost_ns = W.cost_ns;
 		cp->cost_max_ns = W.cost_max_ns;
-		cp->idle_wakeups = W.idle_wakeups;
-		cp->handoffs = W.handoffs;
-		cp->stops = W.stops;
+		cp->idle_wakeups = atomic64_read(&shadow_wasted_idle_wakeups);
+		cp->sleeps = W.sleeps;
 		cp->delta_max_ns = W.delta_max_ns;
-		cp->steps = W.steps_total;
-		cp->since_ns = W.reset_ns;
-		cp->until_ns = W.last_ns ? W.last_ns : W.stop_ns;
+		cp->changes = W.changes;
+		cp->lost = W.f.st.lost;
+		cp->late_max_ns = W.late_max_ns;
+		cp->ovf = W.r->ovf;
+		cp->since_ns = W.reset + W.mono_off;
+		cp->until_ns = W.last + W.mono_off;
 	}
-	spin_unlock_bh(&W.lock);
+	mutex_unlock(&W.lock);
 	return 0;
 }
 
@@ -1589,7 +1255,7 @@ static ssize_t wasted_track_write(struct file *file, const char __user *ubuf, si
 		return err;
 	WRITE_ONCE(shadow_wasted_tgid, (pid_t)v);
 	if (v)	/* a new process: its row starts from 0; 0 stops, keeping the numbers */
-		WRITE_ONCE(wasted_track_gen, READ_ONCE(wasted_track_gen) + 1);
+		WRITE_ONCE(shadow_wasted_track_gen, READ_ONCE(shadow_wasted_track_gen) + 1);
 	return count;
 }
 
@@ -1617,7 +1283,6 @@ void shadow_wasted_info(struct seq_file *m)
 	struct wasted_keys *sum;
 	struct wasted_copy cp;
 	u64 wasted = 0, unknown = 0, bound = 0, other, best = 0;
-	int owner = atomic_read(&shadow_wasted_owner);
 	u32 c, i, top = 0;
 
 	seq_printf(m, "feature.wasted %s\n", wasted_state);
@@ -1625,10 +1290,10 @@ void shadow_wasted_info(struct seq_file *m)
 	if (!wasted_pc)
 		return;
 	seq_printf(m, "wasted_period_us %u\nwasted_trace_ms %u\n", wasted_period_us, wasted_trace_ms);
-	if (owner >= 0)
-		seq_printf(m, "wasted_sampler cpu%d\n", owner);
+	if (shadow_wasted_thread && !atomic_read(&shadow_wasted_asleep))
+		seq_printf(m, "wasted_sampler thread:cpu%d\n", task_cpu(shadow_wasted_thread));
 	else
-		seq_printf(m, "wasted_sampler %s\n", owner == WASTED_STOPPED ? "stopped:all-idle" : "off");
+		seq_puts(m, "wasted_sampler sleeping:all-idle\n");
 	if (wasted_copy(&cp))
 		return;
 	sum = kzalloc(sizeof(*sum), GFP_KERNEL);
@@ -1645,9 +1310,13 @@ void shadow_wasted_info(struct seq_file *m)
 	seq_printf(m, "wasted_sample_ns_mean %llu\nwasted_sample_ns_max %llu\n",
 		   cp.samples ? div64_u64(cp.cost_ns, cp.samples) : 0, cp.cost_max_ns);
 	seq_printf(m, "wasted_sample_gap_max_us %llu\n", cp.delta_max_ns / NSEC_PER_USEC);
-	seq_printf(m, "wasted_idle_wakeups %llu\nwasted_handoffs %llu\nwasted_stops %llu\n",
-		   cp.idle_wakeups, cp.handoffs, cp.stops);
-	seq_printf(m, "wasted_changes %llu\n", cp.steps);
+	seq_printf(m, "wasted_idle_wakeups %llu\nwasted_sleeps %llu\n", cp.idle_wakeups, cp.sleeps);
+	seq_printf(m, "wasted_changes %llu\n", cp.changes);
+	seq_printf(m, "wasted_changes_ns_mean %llu\n", cp.changes ? div64_u64(cp.cost_ns, cp.changes) : 0);
+	seq_printf(m, "wasted_lost %llu\nwasted_late_max_us %llu\n", cp.lost,
+		   cp.late_max_ns / NSEC_PER_USEC);
+	seq_printf(m, "wasted_overflow keys:%llu masks:%llu covers:%llu\n", cp.ovf.keys,
+		   cp.ovf.masks, cp.ovf.covers);
 	/* the window the counters cover (CLOCK_MONOTONIC ns): what an independent check integrates over */
 	seq_printf(m, "wasted_since_ns %llu\nwasted_until_ns %llu\n", cp.since_ns, cp.until_ns);
 	seq_puts(m, "wasted_ms");

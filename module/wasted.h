@@ -48,24 +48,24 @@ extern u32 shadow_wasted_track_gen;	/* bumped when it changes: the keys are made
 
 /* The sampler's thread: its time on a CPU is not busy time, it is nobody's waiter. */
 extern struct task_struct *shadow_wasted_thread;
+extern atomic64_t shadow_wasted_idle_wakeups;	/* its wakeups of idle CPUs */
+
+/* A reset or an `enable` write: the sampler looks now (process context). */
+void shadow_wasted_wake(void);
 
 /* --- hot path: each CPU's change log (waiters.c, under that CPU's rq lock) --- */
 
 extern struct wasted_log **shadow_wasted_logs;
-DECLARE_STATIC_KEY_FALSE(shadow_wasted_mono);	/* the clock is CLOCK_MONOTONIC, not sched_clock */
 extern atomic_t shadow_wasted_asleep;		/* the sampler sleeps: a record wakes it */
 void shadow_wasted_kick(void);
 
 /*
- * The log's clock: local_clock() (sched_clock, the same on every CPU while
- * sched_clock_stable(); the sampler converts to CLOCK_MONOTONIC), else
- * ktime_get_mono_fast_ns().
+ * The log's clock: CLOCK_MONOTONIC (NMI-safe fast accessor), one clock for
+ * every CPU, the trace clock `mono` the oracle reads too.
  */
 static __always_inline u64 shadow_wasted_clock(void)
 {
-	if (static_branch_unlikely(&shadow_wasted_mono))
-		return ktime_get_mono_fast_ns();
-	return local_clock();
+	return ktime_get_mono_fast_ns();
 }
 
 /* The next record of @cpu's log (written in place, then committed). */

@@ -1,19 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * wasted_core: wasted-core time and the run-queue wait split, from the
- * per-CPU summaries the hot path publishes (work to give, core/work.h,
- * and who waits, struct shadow_wasted_ids below).
+ * wasted_core: the vocabulary of wasted-core time and the run-queue wait
+ * split (domain levels, classes, attribution keys) and the accumulators
+ * the sampler (module/wasted.c) adds each sample's time to; the time
+ * itself comes from the replay (wasted_replay.h).
  *
  * Wasted-core time of a CPU C: the time C was idle while at least one CFS
  * task that could run on C waited on another CPU's run queue (could run:
  * the same rule as work to give, shadow_work_for()).  Time when that is
  * unknown (a waiter whose mask was not recorded, a CPU past the scan, a
  * CPU whose state cannot be read) is unknown, never wasted and never none.
- *
- * The module samples (module/wasted.c): one timer reads every CPU's
- * published summary, wasted_classify() classifies each CPU and each
- * waiter, and the accumulators below add the time since the previous
- * sample to what this sample saw.
  *
  * Pure C shared by the module and the host unit tests (tests/unit/
  * test_wasted_core.c): <linux/types.h> only, no allocation, no division.
@@ -23,69 +19,6 @@
 
 #include <linux/types.h>
 #include "work.h"
-
-/*
- * Who waits on one CPU (filled under the rq lock with the work summary,
- * published with it): per waiter the scan noted, its cgroup id and how
- * the summary recorded it.  Waiters past WASTED_IDS_MAX, and the queued
- * tasks the scan did not reach (counted `unknown` in the summary), have
- * no entry: their cgroup is unknown.
- */
-#define WASTED_IDS_MAX		8
-
-enum wasted_wkind {
-	WASTED_W_R0,		/* restricted: mask restricted[0] of the summary */
-	WASTED_W_R1,
-	WASTED_W_R2,
-	WASTED_W_R3,
-	WASTED_W_ANY,		/* every online CPU may take it */
-	WASTED_W_PINNED,	/* no other CPU may */
-	WASTED_W_UNKNOWN,	/* restricted, mask not recorded */
-	WASTED_NR_WKINDS
-};
-
-/* or'ed into a kind: the waiter is a thread of the tracked process (`run`'s command) */
-#define WASTED_W_TRACKED	0x80
-
-struct shadow_wasted_ids {
-	u8 valid;		/* published by a scan that noted ids */
-	u8 nr;
-	u8 kind[WASTED_IDS_MAX];
-	u64 cgid[WASTED_IDS_MAX];
-};
-
-/*
- * One CPU's waiting state from one change on: what the hot path appends
- * to the CPU's change log (wasted.c) whenever it differs from the last
- * entry.
- */
-struct wasted_state {
-	u64 stamp;		/* ktime_get_mono_fast_ns() of the change */
-	u8 busy;		/* nr_running > 0 */
-	struct shadow_work work;
-	struct shadow_wasted_ids ids;
-};
-
-/*
- * Is the state (@busy, @w, @ids) the one @s holds (counts, masks in use
- * with their windows' bases, waiters)?
- */
-bool wasted_state_same(const struct wasted_state *s, bool busy, const struct shadow_work *w,
-		       const struct shadow_wasted_ids *ids);
-
-/* What the sampler read for one CPU. */
-enum wasted_in_state {
-	WASTED_IN_OFF,		/* offline: not counted */
-	WASTED_IN_VOID,		/* online, state unusable: idle or not, unknown */
-	WASTED_IN_IDLE,		/* nr_running == 0 */
-	WASTED_IN_BUSY,
-};
-
-struct wasted_in {
-	u8 state;
-	const struct shadow_work *w;		/* IDLE/BUSY only */
-	const struct shadow_wasted_ids *ids;	/* IDLE/BUSY only */
-};
 
 /*
  * Domain levels, named as the audit names them (sd->name, or from the
@@ -127,22 +60,6 @@ static inline u64 *wasted_topo_span(const struct wasted_topo *t, u32 cpu, u32 l)
 	return t->span + ((u64)cpu * WASTED_MAX_DOMAINS + l) * t->words;
 }
 
-/* Cgroups seen waiting in one sample (at most WASTED_TICK_CGS; the rest are "other"). */
-#define WASTED_TICK_CGS		64
-
-struct wasted_tick_cg {
-	u64 cgid;
-	u32 any;		/* its waiters any CPU may take */
-	u32 n_idle;		/* its waiters with an idle allowed CPU */
-	u32 n_busy;		/* its waiters with every allowed CPU busy */
-	u32 n_unknown;		/* its waiters whose allowed CPUs' state is unknown */
-	/*
-	 * union of its restricted waiters' masks: a bitmap of the scratch's
-	 * words (CPU n is bit n % 64 of word n / 64) in the scratch's dest
-	 */
-	u64 *dest;
-};
-
 /* Classes of one CPU in one sample. */
 enum wasted_class {
 	WASTED_C_OFF,		/* offline */
@@ -154,45 +71,11 @@ enum wasted_class {
 	WASTED_NR_CLASSES
 };
 
+/* One piece of a CPU's time: its class, and its level when wasted. */
 struct wasted_out {
 	u8 cls;
 	u8 level;		/* WASTE: enum wasted_level of the nearest waiter */
-	bool cg_other;		/* WASTE: a waiter for it had no tick cgroup slot */
-	bool trk;		/* WASTE: a waiter of the tracked process could run here */
-	u64 cgs;		/* WASTE: bit i: tick cgroup i has a waiter for it */
 };
-
-/* Scratch of one sample: sized by the caller for @words u64 words per bitmap. */
-struct wasted_scratch {
-	u32 words;
-	u64 *idle;		/* idle CPUs */
-	u64 *voidm;		/* online CPUs in unknown state */
-	u64 *any_src;		/* CPUs with an `any` waiter */
-	u64 *unk_src;		/* CPUs with a waiter of unknown destinations, or void */
-	u64 *yes;		/* per CPU: CPUs with a waiter that could run on it */
-	u32 *rsrc;		/* CPUs with recorded restricted waiters */
-	u32 nr_rsrc;
-	/* (WASTED_TICK_CGS + 1) * words: cg[i].dest at i * words, trk.dest after them */
-	u64 *dest;
-	struct wasted_tick_cg cg[WASTED_TICK_CGS];
-	u32 nr_cg;
-	struct wasted_tick_cg trk;	/* the tracked process's waiters (cgid unused) */
-	/* waiters without a cgroup slot (past WASTED_TICK_CGS) by wait class */
-	u32 other_idle, other_busy, other_unknown;
-	u32 unscanned;		/* queued tasks the scans did not reach: cgroup unknown */
-	u32 waiters;		/* waiters with an id entry */
-};
-
-/*
- * Classify every CPU of @in[0..n) (n <= t->nr_cpus, bitmaps of s->words)
- * into @out, and the waiters by cgroup and wait class into @s.  A
- * recorded mask restricted[r] covers CPUs from word base[r] on (struct
- * shadow_work): any CPU number, up to s->words * 64.
- * O(n * (words + levels * words) + waiters + restricted sources
- * + (cgroups + 1) * words).
- */
-void wasted_classify(const struct wasted_topo *t, const struct wasted_in *in, u32 n,
-		     struct wasted_scratch *s, struct wasted_out *out);
 
 /* --- accumulation --- */
 
@@ -302,11 +185,5 @@ struct wasted_cgs {
 	u32 nr;
 };
 
-/* The slot of @cgid, inserted if new; &t->other when the table is full. */
-struct wasted_cg_acc *wasted_cg_get(struct wasted_cgs *t, u64 cgid);
-
-/* Add one sample's cgroup waits (@s) and, per cgroup, its wasted CPU time. */
-void wasted_cgs_add(struct wasted_cgs *t, const struct wasted_scratch *s,
-		    const struct wasted_out *out, u32 n, u64 ns);
 
 #endif /* SHADOW_CORE_WASTED_CORE_H */

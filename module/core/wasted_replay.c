@@ -908,6 +908,8 @@ void wr_set_state(struct wr_replay *r, u64 now, u32 cpu, enum wr_state st)
 		wr_clr(r->idle, cpu);
 		r->idle_count--;
 		wr_mask_states(r, c, -1, 0, now);
+	} else if (old == WR_BUSY) {
+		r->busy_count--;
 	} else if (old == WR_VOID) {
 		wr_clr(r->vd, cpu);
 		r->void_count--;
@@ -921,6 +923,8 @@ void wr_set_state(struct wr_replay *r, u64 now, u32 cpu, enum wr_state st)
 		r->idle_count++;
 		wr_mask_states(r, c, 1, 0, now);
 		wr_idle_open(r, c, cpu, now);
+	} else if (st == WR_BUSY) {
+		r->busy_count++;
 	} else if (st == WR_VOID) {
 		wr_set(r->vd, cpu);
 		r->void_count++;
@@ -1178,7 +1182,7 @@ static void wr_start(struct wr_replay *r, u64 now)
 	u32 c;
 
 	r->now = now;
-	r->idle_count = r->void_count = r->unk = r->nr_special = 0;
+	r->idle_count = r->void_count = r->busy_count = r->unk = r->nr_special = 0;
 	for (c = 0; c < r->words; c++) {
 		r->idle[c] = r->special[c] = 0;
 		r->vd[c] = r->touched[c] = 0;
@@ -1323,9 +1327,8 @@ void wr_sample_close(struct wr_replay *r, u64 now, const u64 *more)
 			u32 cpu = i * 64 + wr_ffs64(b);
 
 			b &= b - 1;
-			if (cpu < r->nr_cpus) {
+			if (cpu < r->nr_cpus)
 				wr_close(r, &r->cpu[cpu], now);
-			}
 		}
 	}
 }
@@ -1366,4 +1369,40 @@ void wr_zero(struct wr_replay *r, u64 now)
 	r->tracked.a.wait_busy_ns = r->tracked.a.wait_unknown_ns = 0;
 	r->unscanned.a.wasted_ns = r->unscanned.a.wait_ns = r->unscanned.a.wait_idle_ns = 0;
 	r->unscanned.a.wait_busy_ns = r->unscanned.a.wait_unknown_ns = 0;
+}
+
+u64 wr_cause_cgid(const struct wr_replay *r, u32 cpu)
+{
+	const struct wr_cpu *c;
+	u32 l, k;
+
+	if (cpu >= r->nr_cpus)
+		return 0;
+	c = &r->cpu[cpu];
+	for (l = 0; l < c->nchain; l++) {
+		const u64 *span = wr_dom(r, c->chain[l]);
+
+		for (k = 0; k < r->words; k++) {
+			u64 b = span[k];
+
+			while (b) {
+				u32 s = k * 64 + wr_ffs64(b), i;
+				const struct wr_cpu *o;
+
+				b &= b - 1;
+				if (s == cpu || s >= r->nr_cpus)
+					continue;
+				o = &r->cpu[s];
+				for (i = 0; i < o->nkeys; i++) {
+					const struct wr_key *key = &o->keys[i];
+
+					if (key->n && key->cgid &&
+					    (key->kind == WR_ANY || (key->kind == WR_RESTR &&
+					     wr_mask_has(&r->mask[key->mask], cpu))))
+						return key->cgid;
+				}
+			}
+		}
+	}
+	return 0;
 }

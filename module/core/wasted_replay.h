@@ -192,7 +192,7 @@ struct wr_replay {
 	u64 *touched;			/* [words] CPUs whose state or waiters changed this sample */
 	u32 *hash;			/* [2 * dom_cap] span -> domain (building only) */
 	u32 nr_special;
-	u32 idle_count, void_count;
+	u32 idle_count, void_count, busy_count;
 	u32 unk;			/* waiters of unknown destinations + void CPUs */
 	struct wr_int g_idle;		/* time with an idle CPU */
 	struct wr_int g_unk;		/* ... none idle, one void */
@@ -270,6 +270,13 @@ struct wr_cg *wr_cg_find(struct wr_replay *r, u64 cgid);
 
 /* Zero every accumulator (a reset), keeping the state and the counts. */
 void wr_zero(struct wr_replay *r, u64 now);
+
+/*
+ * A cgroup with a waiter that could run on idle CPU @cpu, from the nearest
+ * domain out (the trace event's cgroup): 0 if none is known.  O(CPUs of
+ * the domains looked at x keys): for the trace event only.
+ */
+u64 wr_cause_cgid(const struct wr_replay *r, u32 cpu);
 
 /* Is @cpu wasted at @now?  Its class and level (exact, for tests and the trace event). */
 int wr_classify(const struct wr_replay *r, u32 cpu, u8 *level);
