@@ -328,7 +328,8 @@ static void shadow_waiters_rescan(struct shadow_cpu *sc, struct rq *rq)
 	q->rescan = 0;
 	q->uncounted = 0;
 	if (wasted) {
-		q->busy = !is_idle_task(curr) && curr != shadow_wasted_thread;
+		if (curr != shadow_wasted_thread)
+			q->busy = !is_idle_task(curr);
 		shadow_wasted_snap(cpu, q->busy);
 		q->track_gen = READ_ONCE(shadow_wasted_track_gen);
 	}
@@ -440,7 +441,10 @@ void shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change)
 	    unlikely(shadow_wasted_want_snap(cpu) ||
 		     q->track_gen != READ_ONCE(shadow_wasted_track_gen)))
 		goto rescan;
-	if (change == 1 && runnable == q->qseen + 1 && !q->pending_next) {
+	if (runnable == q->qseen && (change == 1 || change == -1)) {
+		/* an RT, DL or stop task came or went: no CFS task did */
+		return;
+	} else if (change == 1 && runnable == q->qseen + 1 && !q->pending_next) {
 		/* account_entity_enqueue() put it first; nothing moved since */
 		struct list_head *first = READ_ONCE(ks_rq_cfs_tasks(rq)->next);
 		struct task_struct *p;
@@ -506,7 +510,8 @@ bool shadow_waiters_switch(struct shadow_cpu *sc, struct rq *rq, struct task_str
 	struct shadow_wcls c;
 
 	if (wasted) {
-		u8 busy = !is_idle_task(next) && next != shadow_wasted_thread;
+		/* the sampler's thread keeps the CPU's state: idle if it woke an idle CPU */
+		u8 busy = next == shadow_wasted_thread ? q->busy : !is_idle_task(next);
 
 		if (unlikely(next == shadow_wasted_thread && is_idle_task(prev)))
 			atomic64_inc(&shadow_wasted_idle_wakeups);

@@ -22,10 +22,11 @@
  * next snapshot) and records published after the replay passed their
  * time (`bound_ms`).
  *
- * The sampler thread runs where kthreads run (the housekeeping CPUs: not
- * on nohz_full or isolated ones), at normal priority; its own time on a
- * CPU does not count as busy, it is nobody's waiter, and its wakeups of
- * idle CPUs are counted (`idle_wakeups`).  When no CPU is busy it sleeps
+ * The sampler thread runs on the housekeeping CPUs (never on a nohz_full
+ * or isolated one) at the lowest real-time priority (sched_set_fifo_low():
+ * it samples on time on a busy machine); its own time on a CPU does not
+ * change whether the CPU counts as busy, it is nobody's waiter, and its
+ * wakeups of idle CPUs are counted (`idle_wakeups`).  When no CPU is busy it sleeps
  * until the next record (a CPU's first change wakes it through irq_work).
  * The log's clock is CLOCK_MONOTONIC (ktime_get_mono_fast_ns()).
  *
@@ -935,6 +936,8 @@ int shadow_wasted_init(void)
 		set_cpus_allowed_ptr(t, hk);
 		free_cpumask_var(hk);
 	}
+	/* the lowest real-time priority: it samples on time without outranking real work */
+	sched_set_fifo_low(t);
 	WRITE_ONCE(shadow_wasted_thread, t);
 	wasted_cause_init();
 	snprintf(wasted_state, sizeof(wasted_state), "active:change-logs:period_us=%u",
