@@ -53,3 +53,26 @@ int BPF_PROG(pc_nr_running, struct rq *rq, int change)
 {
 	return pc_account(PC_NR_RUNNING, BPF_CORE_READ(rq, nr_running));
 }
+
+/*
+ * Empty programs on the same tracepoints (pelt-count -e): what the raw_tp
+ * dispatch alone costs, the floor `make bench` adds to the counting
+ * programs' own run time.
+ */
+SEC("raw_tp/pelt_cfs_tp")
+int BPF_PROG(pc_empty_cfs, struct cfs_rq *cfs_rq)
+{
+	return 0;
+}
+
+SEC("raw_tp/pelt_se_tp")
+int BPF_PROG(pc_empty_se, struct sched_entity *se)
+{
+	return 0;
+}
+
+SEC("raw_tp/sched_update_nr_running_tp")
+int BPF_PROG(pc_empty_nr, struct rq *rq, int change)
+{
+	return 0;
+}

@@ -4,9 +4,12 @@
  * measures against the module).  Loads and attaches the three raw
  * tracepoint programs, says "pelt-count: attached" on stdout, waits for
  * SIGINT/SIGTERM (or -d SECONDS), then prints per tracepoint the calls and
- * the sum of the field read, summed over CPUs.  Built static for the VM.
+ * the sum of the field read, summed over CPUs, and each program's
+ * run_cnt and run_time_ns (the kernel counts them while
+ * kernel.bpf_stats_enabled is 1).  -e attaches empty programs instead (what
+ * the raw_tp dispatch costs alone).  Built static for the VM.
  *
- * usage: pelt-count [-d SECONDS]
+ * usage: pelt-count [-e] [-d SECONDS]
  * Exit: 0 after a clean detach; 1 with one line on stderr saying which
  * step failed (a tracepoint that cannot be attached is named).
  */
@@ -48,12 +51,16 @@ int main(int argc, char **argv)
 	struct pelt_count_bpf *skel = NULL;
 	struct pc_val *vals = NULL, tot;
 	long secs = 0;
-	int ncpus, err = 1, i, c, opt;
+	int ncpus, err = 1, i, c, opt, empty = 0;
 	__u32 zero = 0;
 
-	while ((opt = getopt(argc, argv, "d:")) != -1) {
+	while ((opt = getopt(argc, argv, "ed:")) != -1) {
 		char *end;
 
+		if (opt == 'e') {
+			empty = 1;
+			continue;
+		}
 		if (opt != 'd')
 			goto usage;
 		errno = 0;
@@ -82,9 +89,9 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	/* Attach one by one, so a failure names its tracepoint */
-	progs[PC_PELT_CFS] = skel->progs.pc_pelt_cfs;
-	progs[PC_PELT_SE] = skel->progs.pc_pelt_se;
-	progs[PC_NR_RUNNING] = skel->progs.pc_nr_running;
+	progs[PC_PELT_CFS] = empty ? skel->progs.pc_empty_cfs : skel->progs.pc_pelt_cfs;
+	progs[PC_PELT_SE] = empty ? skel->progs.pc_empty_se : skel->progs.pc_pelt_se;
+	progs[PC_NR_RUNNING] = empty ? skel->progs.pc_empty_nr : skel->progs.pc_nr_running;
 	for (i = 0; i < PC_NR_HOOKS; i++) {
 		struct bpf_link *l = bpf_program__attach(progs[i]);
 
@@ -95,9 +102,15 @@ int main(int argc, char **argv)
 		}
 		/* the skeleton destroys the links it holds */
 		switch (i) {
-		case PC_PELT_CFS: skel->links.pc_pelt_cfs = l; break;
-		case PC_PELT_SE: skel->links.pc_pelt_se = l; break;
-		default: skel->links.pc_nr_running = l; break;
+		case PC_PELT_CFS:
+			*(empty ? &skel->links.pc_empty_cfs : &skel->links.pc_pelt_cfs) = l;
+			break;
+		case PC_PELT_SE:
+			*(empty ? &skel->links.pc_empty_se : &skel->links.pc_pelt_se) = l;
+			break;
+		default:
+			*(empty ? &skel->links.pc_empty_nr : &skel->links.pc_nr_running) = l;
+			break;
 		}
 	}
 	signal(SIGINT, pc_on_signal);
@@ -124,10 +137,18 @@ int main(int argc, char **argv)
 			tot.sum[i] += vals[c].sum[i];
 		}
 	}
-	printf("hook calls sum\n");
-	for (i = 0; i < PC_NR_HOOKS; i++)
-		printf("%s %llu %llu\n", pc_names[i], (unsigned long long)tot.calls[i],
-		       (unsigned long long)tot.sum[i]);
+	printf("hook calls sum run_cnt run_time_ns\n");
+	for (i = 0; i < PC_NR_HOOKS; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(progs[i]), &info, &len))
+			memset(&info, 0, sizeof(info));
+		printf("%s %llu %llu %llu %llu\n", pc_names[i], (unsigned long long)tot.calls[i],
+		       (unsigned long long)tot.sum[i], (unsigned long long)info.run_cnt,
+		       (unsigned long long)info.run_time_ns);
+	}
 	err = 0;
 
 cleanup:
@@ -136,6 +157,6 @@ cleanup:
 	return err;
 
 usage:
-	fprintf(stderr, "usage: pelt-count [-d SECONDS]\n");
+	fprintf(stderr, "usage: pelt-count [-e] [-d SECONDS]\n");
 	return 64;
 }

@@ -381,8 +381,8 @@ static void shadow_probe_nr_running(void *data, struct rq *rq, int change)
 			shadow_walk_run(sc, rq, true, true);
 		else if (unlikely(sc->walk_due && !READ_ONCE(shadow_switch_active)))
 			shadow_walk_run(sc, rq, true, true);
-		shadow_waiters_event(sc, rq, change);
-		shadow_publish_evt(sc, rq);
+		if (shadow_waiters_event(sc, rq, change))
+			shadow_publish_evt(sc, rq);
 	}
 	shadow_stat_end(SS_NR_RUNNING, t0);
 }

@@ -271,19 +271,17 @@ static bool shadow_waiter_del(struct shadow_waiters *q, int cpu, struct task_str
 }
 
 /*
- * The current task left and the CPU runs one of its waiters next: take it
- * out now if every waiter is of one kind and key (whichever the kernel
- * picks, the same goes), else leave it to the switch, which names it.
+ * One waiter of @q left and which one is not known: take one out if every
+ * waiter is of one class and key (whichever it was, the same goes).
+ * Return: false when they differ (the caller finds out which).
  */
-static void shadow_next_runs(struct shadow_waiters *q, int cpu)
+static bool shadow_one_left(struct shadow_waiters *q, int cpu)
 {
 	struct shadow_work *w = &q->work;
 	u32 n = shadow_wq_waiters(q);
 
-	if (!n || q->pending_next)
-		return;
-	if (static_branch_unlikely(&shadow_wasted_on) && q->nkeys != 1)
-		return;		/* several keys: the switch says which */
+	if (!n || (static_branch_unlikely(&shadow_wasted_on) && q->nkeys != 1))
+		return false;
 	if (w->any == n)
 		w->any--;
 	else if (w->pinned == n)
@@ -291,14 +289,25 @@ static void shadow_next_runs(struct shadow_waiters *q, int cpu)
 	else if (w->unknown == n)
 		w->unknown--;
 	else
-		return;		/* several classes (or groups, or masks) */
+		return false;	/* several classes (or groups, or masks) */
 	if (static_branch_unlikely(&shadow_wasted_on)) {
 		q->keys[0].n--;
 		shadow_key_log(cpu, WF_DEL, &q->keys[0], 1);
 		if (!q->keys[0].n)
 			q->nkeys = 0;
 	}
-	q->pending_next = 1;
+	return true;
+}
+
+/*
+ * The current task left and the CPU runs one of its waiters next: take it
+ * out now if every waiter is of one kind and key (whichever the kernel
+ * picks, the same goes), else leave it to the switch, which names it.
+ */
+static void shadow_next_runs(struct shadow_waiters *q, int cpu)
+{
+	if (!q->pending_next && shadow_one_left(q, cpu))
+		q->pending_next = 1;
 }
 
 /* ---- rescan ---- */
@@ -416,6 +425,70 @@ static void shadow_waiters_rescan(struct shadow_cpu *sc, struct rq *rq)
 		shadow_next_runs(q, cpu);
 }
 
+
+/* DEBUG (not for commit): compare the incremental state with a full scan */
+static void shadow_waiters_verify(struct shadow_cpu *sc, struct rq *rq, int where)
+{
+	struct shadow_waiters *q = &sc->wq;
+	struct task_struct *curr = ks_rq_curr(rq);
+	struct list_head *head = ks_rq_cfs_tasks(rq), *pos;
+	u64 cg[16];
+	u8 kd[16];
+	int cnt[16], nd = 0, i, n = 0, extra = 0, bad = 0;
+	struct shadow_wcls c;
+
+	if (!static_branch_unlikely(&shadow_wasted_on) || q->work.unknown || q->work.nr_tg ||
+	    q->pending_del || q->work.nr_restricted)
+		return;
+	for (pos = READ_ONCE(head->prev); pos != head; pos = READ_ONCE(pos->prev)) {
+		struct sched_entity *se = list_entry(pos, struct sched_entity, group_node);
+		struct task_struct *p = container_of(se, struct task_struct, se);
+		u8 k;
+
+		if (p == curr || ks_se_delayed(se) || p == shadow_wasted_thread)
+			continue;
+		if (++n > 64)
+			return;
+		shadow_classify(p, &c);
+		if (c.throttled || c.kind == SHADOW_WAITER_RESTRICTED)
+			return;
+		k = c.kind == SHADOW_WAITER_ANY ? WR_ANY : WR_PINNED;
+		for (i = 0; i < nd; i++)
+			if (cg[i] == c.cgid && kd[i] == k)
+				break;
+		if (i == nd) {
+			if (nd == 16)
+				return;
+			cg[nd] = c.cgid;
+			kd[nd] = k;
+			cnt[nd++] = 0;
+		}
+		cnt[i]++;
+	}
+	for (i = 0; i < q->nkeys; i++) {
+		int j;
+
+		for (j = 0; j < nd; j++)
+			if (cg[j] == q->keys[i].cgid && kd[j] == q->keys[i].kind)
+				break;
+		if (j == nd) {
+			bad = 1;
+			continue;
+		}
+		cnt[j] -= q->keys[i].n;
+	}
+	for (i = 0; i < nd; i++) {
+		if (cnt[i] < 0)
+			bad = 1;
+		extra += cnt[i];
+	}
+	if (bad || extra != q->pending_next) {
+		pr_warn_ratelimited("verify %d cpu%d: %d queued waiters, %u keys, pending %u, extra %d bad %d curr %s idle %d\n",
+				    where, ks_rq_cpu(rq), n, q->nkeys, q->pending_next, extra, bad,
+				    curr->comm, is_idle_task(curr));
+	}
+}
+
 /* ---- events ---- */
 
 /* Do the counts add up to the root's runnable count (throttled ones are not in it)? */
@@ -426,7 +499,7 @@ static __always_inline bool shadow_wq_consistent(const struct shadow_waiters *q,
 	       runnable;
 }
 
-void shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change)
+bool shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change)
 {
 	struct shadow_waiters *q = &sc->wq;
 	struct cfs_rq *cfs = ks_rq_cfs(rq);
@@ -441,9 +514,16 @@ void shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change)
 	    unlikely(shadow_wasted_want_snap(cpu) ||
 		     q->track_gen != READ_ONCE(shadow_wasted_track_gen)))
 		goto rescan;
+	/*
+	 * A task expected to run next that is running now: the switch went by
+	 * unseen (no sched_switch hook).  pending_next is only set where
+	 * every candidate has the same key, so it does not matter which ran.
+	 */
+	if (unlikely(q->pending_next) && shadow_curr_in(curr) && !shadow_curr_leaving(curr))
+		q->pending_next = 0;
 	if (runnable == q->qseen && (change == 1 || change == -1)) {
 		/* an RT, DL or stop task came or went: no CFS task did */
-		return;
+		return true;
 	} else if (change == 1 && runnable == q->qseen + 1 && !q->pending_next) {
 		/* account_entity_enqueue() put it first; nothing moved since */
 		struct list_head *first = READ_ONCE(ks_rq_cfs_tasks(rq)->next);
@@ -468,10 +548,17 @@ void shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change)
 		}
 	} else if (change == -1 && runnable + 1 == q->qseen && !q->pending_next) {
 		if (!shadow_curr_leaving(curr) || is_idle_task(curr)) {
-			/* a task that was not running left: sched_migrate_task names it next */
+			/*
+			 * A task that was not running left.  If every waiter is of
+			 * one key, one of them went, whichever; else
+			 * sched_migrate_task names it next, and until then the
+			 * state of before the dequeue stays published.
+			 */
 			q->qseen = runnable;
+			if (shadow_one_left(q, cpu))
+				goto check;
 			q->pending_del = 1;
-			return;
+			return false;
 		}
 		/* the running task left: the next one stops waiting */
 		shadow_next_runs(q, cpu);
@@ -479,10 +566,14 @@ void shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change)
 		goto rescan;
 	}
 	q->qseen = runnable;
-	if (likely(shadow_wq_consistent(q, curr, runnable)))
-		return;
+check:
+	if (likely(shadow_wq_consistent(q, curr, runnable))) {
+		shadow_waiters_verify(sc, rq, change > 0 ? 0 : 1);
+		return true;
+	}
 rescan:
 	shadow_waiters_rescan(sc, rq);
+	return true;
 }
 
 /* sched_migrate_task: the task a dequeue did not name. */
@@ -529,6 +620,8 @@ bool shadow_waiters_switch(struct shadow_cpu *sc, struct rq *rq, struct task_str
 		if (!shadow_is_cfs(next))
 			goto rescan;
 		q->pending_next = 0;
+		if (!READ_ONCE(prev->on_rq))
+			return false;	/* the summary published holds already */
 	} else if (shadow_is_cfs(next)) {
 		/* it was a waiter */
 		shadow_classify(next, &c);
@@ -543,8 +636,10 @@ bool shadow_waiters_switch(struct shadow_cpu *sc, struct rq *rq, struct task_str
 		if (!shadow_waiter_add(q, cpu, prev, &c))
 			goto rescan;
 	}
-	if (shadow_wq_consistent(q, next, shadow_runnable(ks_rq_cfs(rq))))
+	if (shadow_wq_consistent(q, next, shadow_runnable(ks_rq_cfs(rq)))) {
+		shadow_waiters_verify(sc, rq, 2);
 		return true;
+	}
 rescan:
 	shadow_waiters_rescan(sc, rq);
 	return true;

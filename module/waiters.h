@@ -55,8 +55,12 @@ struct task_struct;
 struct shadow_cpu;
 struct shadow_evt;
 
-/* An enqueue or dequeue of @change tasks completed on @rq: bring @sc's waiters up to date. */
-void shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change);
+/*
+ * An enqueue or dequeue of @change tasks completed on @rq: bring @sc's
+ * waiters up to date.  Return: false when they are not yet (a dequeue
+ * sched_migrate_task will name): the caller leaves the last state published.
+ */
+bool shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change);
 
 /*
  * @rq (locked, curr == @next) switched from @prev to @next.  Return: true

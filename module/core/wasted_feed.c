@@ -40,12 +40,15 @@ void wf_lost(struct wf *f, struct wr_replay *r, u64 now, u32 cpu)
 	wr_set_state(r, now, cpu, WR_VOID);
 }
 
-/* LSD radix sort of @n entries on their 32-bit key, 8 bits a pass (stable). */
-static void wf_radix(struct wf_sort *a, struct wf_sort *tmp, u32 n)
+/*
+ * LSD radix sort of @n entries on their 32-bit key, 8 bits a pass (stable);
+ * the passes above the largest key's highest byte are skipped.
+ */
+static void wf_radix(struct wf_sort *a, struct wf_sort *tmp, u32 n, u32 maxkey)
 {
 	u32 count[256], shift, i;
 
-	for (shift = 0; shift < 32; shift += 8) {
+	for (shift = 0; shift < 32 && (maxkey >> shift); shift += 8) {
 		u32 sum = 0;
 
 		for (i = 0; i < 256; i++)
@@ -135,7 +138,7 @@ static void wf_apply(struct wf *f, struct wr_replay *r, const struct wasted_rec 
 
 void wf_replay(struct wf *f, struct wr_replay *r, u64 start, u64 *late)
 {
-	u32 i, n = f->n, sorted = 1;
+	u32 i, n = f->n, sorted = 1, maxkey = 0;
 
 	*late = 0;
 	f->n = 0;
@@ -148,9 +151,11 @@ void wf_replay(struct wf *f, struct wr_replay *r, u64 start, u64 *late)
 		f->sort[i].idx = i;
 		if (i && f->sort[i].key < f->sort[i - 1].key)
 			sorted = 0;
+		if (f->sort[i].key > maxkey)
+			maxkey = f->sort[i].key;
 	}
 	if (!sorted) {
-		wf_radix(f->sort, f->tmp, n);
+		wf_radix(f->sort, f->tmp, n, maxkey);
 		f->st.sorted++;
 	}
 	for (i = 0; i < n; i++) {

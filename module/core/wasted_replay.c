@@ -61,38 +61,22 @@ static inline void wr_clr(u64 *b, u32 bit)
 	b[bit / 64] &= ~((u64)1 << (bit % 64));
 }
 
-/* index of the lowest set bit of a non-zero word (no builtin: core/ is plain C) */
+/* index of the lowest set bit of a non-zero word (the compiler's builtin: no header needed) */
 static inline u32 wr_ffs64(u64 v)
 {
-	u32 n = 0;
+	return __builtin_ctzll(v);
+}
 
-	if (!(v & 0xffffffffULL)) {
-		n += 32;
-		v >>= 32;
-	}
-	if (!(v & 0xffff)) {
-		n += 16;
-		v >>= 16;
-	}
-	if (!(v & 0xff)) {
-		n += 8;
-		v >>= 8;
-	}
-	if (!(v & 0xf)) {
-		n += 4;
-		v >>= 4;
-	}
-	if (!(v & 0x3)) {
-		n += 2;
-		v >>= 2;
-	}
-	return n + !(v & 1);
+/* The first 64-CPU word of mask @m's window: every reader places the window here. */
+static inline u32 wr_mask_base(const struct wr_mask *m)
+{
+	return m->base;
 }
 
 /* Does CPU @c lie in mask @m (its window)? */
 static inline bool wr_mask_has(const struct wr_mask *m, u32 c)
 {
-	u32 k = c / 64 - m->base;	/* wraps below the window */
+	u32 k = c / 64 - wr_mask_base(m);	/* wraps below the window */
 
 	return k < WR_MASK_WORDS && (m->bits[k] & ((u64)1 << (c % 64)));
 }
@@ -100,8 +84,7 @@ static inline bool wr_mask_has(const struct wr_mask *m, u32 c)
 /* ---- layout ---- */
 
 struct wr_layout {
-	u64 cpu, dom_span, dom_sigs, cnt_any, cnt_mask, cnt_sig, a_sig, idle, special, vd,
-	    touched, hash, end;
+	u64 cpu, dom_span, dom, cnt_mask, sd, idle, special, vd, touched, hash, end;
 };
 
 static u64 wr_align(u64 x)
@@ -118,16 +101,12 @@ static void wr_layout_of(struct wr_layout *l, u32 nr_cpus, u32 dom_cap)
 	o = wr_align(o + (u64)nr_cpus * sizeof(struct wr_cpu));
 	l->dom_span = o;
 	o = wr_align(o + (u64)dom_cap * words * sizeof(u64));
-	l->dom_sigs = o;
-	o = wr_align(o + (u64)dom_cap * sizeof(u32));
-	l->cnt_any = o;
-	o = wr_align(o + (u64)dom_cap * sizeof(u32));
+	l->dom = o;
+	o = wr_align(o + (u64)dom_cap * sizeof(struct wr_dom));
 	l->cnt_mask = o;
 	o = wr_align(o + (u64)WR_MASKS * dom_cap * sizeof(u32));
-	l->cnt_sig = o;
-	o = wr_align(o + (u64)WR_SIGS * dom_cap * sizeof(u32));
-	l->a_sig = o;
-	o = wr_align(o + (u64)WR_SIGS * dom_cap * sizeof(struct wr_int));
+	l->sd = o;
+	o = wr_align(o + (u64)WR_SIGS * dom_cap * sizeof(struct wr_sd));
 	l->idle = o;
 	o = wr_align(o + (u64)words * sizeof(u64));
 	l->special = o;
@@ -159,14 +138,19 @@ static inline u32 *wr_cnt_mask(const struct wr_replay *r, u32 m, u32 d)
 	return &r->cnt_mask[(u64)m * r->dom_cap + d];
 }
 
+static inline struct wr_sd *wr_sd(const struct wr_replay *r, u32 s, u32 d)
+{
+	return &r->sd[(u64)s * r->dom_cap + d];
+}
+
 static inline u32 *wr_cnt_sig(const struct wr_replay *r, u32 s, u32 d)
 {
-	return &r->cnt_sig[(u64)s * r->dom_cap + d];
+	return &wr_sd(r, s, d)->cnt;
 }
 
 static inline struct wr_int *wr_a_sig(const struct wr_replay *r, u32 s, u32 d)
 {
-	return &r->a_sig[(u64)s * r->dom_cap + d];
+	return &wr_sd(r, s, d)->a;
 }
 
 /* ---- signatures ---- */
@@ -190,15 +174,15 @@ static void wr_sig_use(struct wr_replay *r, u32 s, u32 d, u64 now)
 {
 	u32 m, n;
 
-	if (r->dom_sigs[d] & (1u << s))
+	if (r->dom[d].sigs & (1u << s))
 		return;
-	n = r->cnt_any[d];
+	n = r->dom[d].cnt_any;
 	for (m = 0; m < r->nmasks; m++)
 		if (r->sig[s].masks & (1u << m))
 			n += *wr_cnt_mask(r, m, d);
-	*wr_cnt_sig(r, s, d) = n;
-	wr_int_start(wr_a_sig(r, s, d), now, n > 0);
-	r->dom_sigs[d] |= 1u << s;
+	wr_sd(r, s, d)->cnt = n;
+	wr_int_start(&wr_sd(r, s, d)->a, now, n > 0);
+	r->dom[d].sigs |= 1u << s;
 }
 
 /* The signature of mask set @masks, created if new; -1 when the table is full. */
@@ -585,14 +569,21 @@ static void wr_unk_change(struct wr_replay *r, s32 d, u64 now)
 
 static inline void wr_sig_cnt(struct wr_replay *r, u32 s, u32 d, s32 delta, u64 now)
 {
-	u32 *cnt = wr_cnt_sig(r, s, d), before = *cnt;
+	struct wr_sd *sd = wr_sd(r, s, d);
+	u32 before = sd->cnt;
 
-	*cnt = before + delta;
-	if (!before != !*cnt) {
-		wr_int_set(wr_a_sig(r, s, d), now, *cnt > 0);
+	sd->cnt = before + delta;
+	if (!before != !sd->cnt) {
+		wr_int_set(&sd->a, now, sd->cnt > 0);
 		if (d == WR_DOM_ALL)
 			wr_sig_refresh(r, s, now);
 	}
+}
+
+/* Is @sigs signature 0 alone (the common case: no restricted masks interned)? */
+static inline bool likely_one(u32 sigs)
+{
+	return sigs == 1;
 }
 
 /* @delta waiters of @kind (@mask) on CPU @cpu, in every count that holds them. */
@@ -604,9 +595,13 @@ static void wr_count(struct wr_replay *r, u32 cpu, u8 kind, u8 mask, s32 delta, 
 	switch (kind) {
 	case WR_ANY:
 		for (i = 0; i < c->ncovers; i++) {
-			u32 d = c->covers[i], sigs = r->dom_sigs[d];
+			u32 d = c->covers[i], sigs = r->dom[d].sigs;
 
-			r->cnt_any[d] += delta;
+			r->dom[d].cnt_any += delta;
+			if (likely_one(sigs)) {	/* no restricted mask: signature 0 only */
+				wr_sig_cnt(r, 0, d, delta, now);
+				continue;
+			}
 			while (sigs) {
 				wr_sig_cnt(r, wr_ffs64(sigs), d, delta, now);
 				sigs &= sigs - 1;
@@ -616,7 +611,7 @@ static void wr_count(struct wr_replay *r, u32 cpu, u8 kind, u8 mask, s32 delta, 
 		break;
 	case WR_RESTR:
 		for (i = 0; i < c->ncovers; i++) {
-			u32 d = c->covers[i], sigs = r->dom_sigs[d];
+			u32 d = c->covers[i], sigs = r->dom[d].sigs;
 
 			*wr_cnt_mask(r, mask, d) += delta;
 			while (sigs) {
@@ -971,7 +966,7 @@ static int wr_mask_spread(struct wr_replay *r, u32 m, u64 now)
 		u64 b = mk->bits[k];
 
 		while (b) {
-			u32 cpu = (mk->base + k) * 64 + wr_ffs64(b), s, x;
+			u32 cpu = (wr_mask_base(mk) + k) * 64 + wr_ffs64(b), s, x;
 
 			b &= b - 1;
 			if (cpu >= r->nr_cpus)
@@ -994,7 +989,7 @@ static int wr_mask_spread(struct wr_replay *r, u32 m, u64 now)
 		u64 b = mk->bits[k];
 
 		while (b) {
-			u32 cpu = (mk->base + k) * 64 + wr_ffs64(b);
+			u32 cpu = (wr_mask_base(mk) + k) * 64 + wr_ffs64(b);
 			struct wr_cpu *c;
 
 			b &= b - 1;
@@ -1093,8 +1088,8 @@ static int wr_build(struct wr_replay *r, const struct wasted_topo *t)
 	for (k = 0; k < 2 * r->dom_cap; k++)
 		tab[k] = 0;
 	for (d = 0; d < r->dom_cap; d++) {
-		r->dom_sigs[d] = 0;
-		r->cnt_any[d] = 0;
+		r->dom[d].sigs = 0;
+		r->dom[d].cnt_any = 0;
 	}
 	/* domain 0: every CPU */
 	all = wr_dom(r, 0);
@@ -1216,11 +1211,9 @@ int wr_init(struct wr_replay *r, void *mem, u32 nr_cpus, u32 dom_cap,
 	r->dom_cap = dom_cap;
 	r->cpu = (struct wr_cpu *)(b + l.cpu);
 	r->dom_span = (u64 *)(b + l.dom_span);
-	r->dom_sigs = (u32 *)(b + l.dom_sigs);
-	r->cnt_any = (u32 *)(b + l.cnt_any);
+	r->dom = (struct wr_dom *)(b + l.dom);
 	r->cnt_mask = (u32 *)(b + l.cnt_mask);
-	r->cnt_sig = (u32 *)(b + l.cnt_sig);
-	r->a_sig = (struct wr_int *)(b + l.a_sig);
+	r->sd = (struct wr_sd *)(b + l.sd);
 	r->idle = (u64 *)(b + l.idle);
 	r->special = (u64 *)(b + l.special);
 	r->vd = (u64 *)(b + l.vd);

@@ -158,6 +158,18 @@ struct wr_mask {
 	struct wr_int m_unk;	/* ... none idle, one void */
 };
 
+/* One domain span: its waiters any CPU may take, and which signatures use it. */
+struct wr_dom {
+	u32 cnt_any;
+	u32 sigs;		/* bit s: signature s uses the domain */
+};
+
+/* One (signature, domain): the waiters its CPUs could take there, and the time there were some. */
+struct wr_sd {
+	u32 cnt;
+	struct wr_int a;	/* time with cnt > 0 */
+};
+
 struct wr_sig {
 	u32 masks;		/* bit m: mask m holds these CPUs */
 	u32 cpus;		/* CPUs with this signature */
@@ -181,11 +193,9 @@ struct wr_replay {
 	u64 now;			/* the latest change applied */
 	struct wr_cpu *cpu;		/* [nr_cpus] */
 	u64 *dom_span;			/* [dom_cap][words] */
-	u32 *dom_sigs;			/* [dom_cap]: bit s: signature s uses the domain */
-	u32 *cnt_any;			/* [dom_cap] */
+	struct wr_dom *dom;		/* [dom_cap] */
 	u32 *cnt_mask;			/* [WR_MASKS][dom_cap] */
-	u32 *cnt_sig;			/* [WR_SIGS][dom_cap] */
-	struct wr_int *a_sig;		/* [WR_SIGS][dom_cap]: time with cnt_sig > 0 */
+	struct wr_sd *sd;		/* [WR_SIGS][dom_cap] */
 	u64 *idle;			/* [words] bitmap of idle CPUs */
 	u64 *special;			/* [words] bitmap of special CPUs */
 	u64 *vd;			/* [words] bitmap of void CPUs */

@@ -38,11 +38,24 @@ BENCH_VM_DIR    := $(BENCH_DIR)/vm
 VM_EXTRA_FILES += $(TOP)/tests/bench/guest:/lib/vm/bench
 # the BPF alternative (bpf/pelt_count.bpf.c) for the "bpf" configuration
 VM_EXTRA_FILES += $(BUILD)/pelt-count-static:/bin/pelt-count
-vm-initramfs: $(BUILD)/progs/msgbench $(BUILD)/pelt-count-static
+vm-initramfs: $(BUILD)/progs/msgbench $(BUILD)/progs/pingpong $(BUILD)/pelt-count-static
 
-.PHONY: bench
-bench:
+# The wasted-core replay on the host (module/core/wasted_feed.c and
+# wasted_replay.c, the sampler's code): a synthetic change stream at 8 to
+# 1,024 CPUs; its targets lines go into the report.
+REPLAY_BENCH := $(BUILD)/replay-bench
+$(REPLAY_BENCH): tests/bench/replay_bench.c $(wildcard module/core/*.[ch])
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wall -Wextra -Werror -Itests/unit/shim -Imodule/core -o $@ $<
+
+.PHONY: bench bench-replay
+bench-replay: $(REPLAY_BENCH)
+	@mkdir -p $(BENCH_DIR)
+	$(REPLAY_BENCH) -t | tee $(BENCH_DIR)/replay.txt
+
+bench: $(REPLAY_BENCH)
 	@mkdir -p $(BENCH_DIR) $(BUILD)/results
+	$(REPLAY_BENCH) -t | tee $(BENCH_DIR)/replay.txt
 	@$(MAKE) --no-print-directory vm-initramfs VM_DIR=$(BENCH_VM_DIR)
 	@start=$$(date +%s); . $(VM_ENV) && VM_ACCEL='$(BENCH_ACCEL)' VM_SMP='$(BENCH_SMP)' \
 	  VM_QEMU_EXTRA='$(BENCH_QEMU_EXTRA)' \

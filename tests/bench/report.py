@@ -420,6 +420,105 @@ def wasted_rows(out, outdir):
                 "reported", "%s, %s" % (cmt.get("calls", "-"), cmt.get("mean", "-")), "reported"])
 
 
+def cost_csv(path):
+    """tests/bench/guest/25-cost.sh's rows: {(what, key): [value per round]}."""
+    rows = {}
+    if not os.path.exists(path):
+        return rows
+    for r in csv.DictReader(open(path)):
+        v = num(r["value"])
+        if v is not None:
+            rows.setdefault((r["what"], r["key"]), []).append(v)
+    return rows
+
+
+def med(rows, what, key):
+    v = rows.get((what, key))
+    return statistics.median(v) if v else None
+
+
+def line(what, value, target, ok):
+    """One targets line as `make bench` prints it: a target not met says so with its number."""
+    if value is None:
+        print("%s  -  target %s  not measured" % (what, target))
+        return
+    print("%s  %s  target %s%s" % (what, value, target, "" if ok is None or ok else "  not met"))
+
+
+def event_targets(outdir):
+    """The cost targets, one line each, in the form the docs and the issue name them."""
+    cost = {}
+    p = os.path.join(outdir, "scaling.csv")
+    if os.path.exists(p):
+        for r in csv.DictReader(open(p)):
+            cost[r["case"]] = num(r.get("nr_running_ns"))
+    clk = num(read_stats(os.path.join(outdir, "stats-ftrace0.txt")).get("clock_pair", {}).get("mean")) or 0
+    c = cost_csv(os.path.join(outdir, "cost.csv"))
+    print("## Targets: the hot path and the replay (icount: 1 ns = 1 guest instruction; "
+          "probe bodies from `stats`, the %.0f-instruction timing floor subtracted)" % clk)
+    print()
+    for case, label in (("tasks-1", "1 task"), ("tasks-512", "512 tasks"), ("depth-6", "cgroup depth 6")):
+        v = cost.get(case)
+        v = None if v is None else v - clk
+        line("per-event instructions at %s" % label, None if v is None else "%.0f" % v, "<= 250",
+             None if v is None else v <= 250)
+    # sched_switch: (pingpong with the hook - without it) / switches, and the probe body from stats=2
+    tw, tn = med(c, "pp-module", "time_ns"), med(c, "pp-noswitch", "time_ns")
+    sw = med(c, "pp-module", "switches")
+    v = (tw - tn) / sw if tw is not None and tn is not None and sw else None
+    line("sched_switch probe instructions per switch", None if v is None else "%.0f" % v, "<= 40",
+         None if v is None else v <= 40)
+    body, floor = med(c, "pp-stats", "sched_switch.mean"), med(c, "pp-stats", "clock_pair.mean")
+    if body is not None:
+        print("# the sched_switch probe's body alone (stats=2, every call timed, floor %.0f subtracted): %.0f per call"
+              % (floor or 0, body - (floor or 0)))
+    t0 = med(c, "pp-none", "time_ns")
+    if t0 is not None and tw is not None and sw:
+        print("# pingpong with the module as shipped, all hooks, against not loaded: %+.0f instructions per switch"
+              % ((tw - t0) / sw))
+    # module hook share (stats=1 during one msgbench run: 20-scaling's ftrace0)
+    st = read_stats(os.path.join(outdir, "stats-ftrace0.txt"))
+    secs = msgbench_seconds(os.path.join(outdir, "stats-ftrace0.txt"))
+    share = None
+    if st and secs:
+        own = sum(float(r["total"]) for h, r in st.items()
+                  if h not in ("walk", "pelt_skipped", "walk_steps", "clock_pair", "#") and num(r.get("total")) is not None)
+        share = own / (secs * 1e6)
+    line("module hook share of one msgbench run", None if share is None else "%.2f%%" % (100 * share), "<= 1%",
+         None if share is None else share <= 0.01)
+    # BPF: the counting programs' own run time plus the raw_tp dispatch (empty programs on pingpong)
+    hooks = ("pelt_cfs_tp", "pelt_se_tp", "sched_update_nr_running_tp")
+    te = med(c, "pp-bpfempty", "time_ns")
+    ecnt = sum(med(c, "pp-bpfempty", h + ".run_cnt") or 0 for h in hooks)
+    disp = (te - t0) / ecnt if te is not None and t0 is not None and ecnt else None
+    msecs = med(c, "msg-bpf", "seconds")
+    runt = sum(med(c, "msg-bpf", h + ".run_time_ns") or 0 for h in hooks)
+    calls = sum(med(c, "msg-bpf", h + ".run_cnt") or 0 for h in hooks)
+    bshare = (runt + calls * disp) / (msecs * 1e9) if disp is not None and msecs else None
+    if bshare is None:
+        print("bpf counting hook share of one msgbench run  -  (reported)  not measured")
+    else:
+        print("bpf counting hook share of one msgbench run  %.2f%%  (reported)" % (100 * bshare))
+        print("# bpf: %.0f calls, %.0f ns of program run time (%.1f per call), raw_tp dispatch %.1f per call (empty programs on pingpong)"
+              % (calls, runt, runt / calls if calls else 0, disp))
+    # the replay on the host (tests/bench/replay_bench.c)
+    p = os.path.join(outdir, "..", "replay.txt")
+    got = False
+    if os.path.exists(p):
+        for ln in open(p).read().splitlines():
+            if ln.startswith("wasted replay ns per change at "):
+                print(ln)
+                got = True
+    if not got:
+        print("wasted replay ns per change at 256 CPUs  -  target <= 100  not measured")
+        print("wasted replay ns per change at 1024 CPUs  -  target <= 100  not measured")
+    s, u = med(c, "msg-wasted", "sampled_ms"), med(c, "msg-wasted", "unknown_ms")
+    v = 100.0 * u / s if s else None
+    line("wasted unknown share during msgbench", None if v is None else "%.2f%%" % v, "0",
+         None if v is None else u == 0)
+    print()
+
+
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else "build/bench/vm-out"
     found = False
@@ -438,6 +537,8 @@ def main():
     if found:
         cost_targets(os.path.join(d, "bench.csv"), os.path.join(d, "scaling.csv"), d)
         big_targets(d)
+    if found or os.path.exists(os.path.join(d, "cost.csv")):
+        event_targets(d)
     if not found:
         print("report: no bench.csv or scaling.csv in %s" % d)
         return 1

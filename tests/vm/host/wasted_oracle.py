@@ -11,7 +11,10 @@ the comparison at the end, never by the computation).
                                 holding the same NAME.* files)
 
 Definitions (docs/wasted.md):
-  - a CPU is idle while it runs its idle task (sched_switch to/from pid 0);
+  - a CPU is idle while it runs its idle task (sched_switch to/from pid 0),
+    or the module's sampler thread (comm sched_shadow_wasted) after the
+    idle task: the sampler's time on a CPU leaves the CPU as it found it
+    (docs/wasted.md);
   - a task waits on CPU S while it is runnable on S (woken there, or
     preempted there: prev_state R) and S runs another task; only CFS tasks
     count (prio 100..139);
@@ -97,6 +100,8 @@ LINE_RE = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[(
                      r"(?:\S+\s+)?(?P<ts>\d+\.\d+):\s+(?P<ev>\w+):\s+(?P<rest>.*)$")
 SWITCH_RE = re.compile(r"prev_comm=.* prev_pid=(\d+) prev_prio=(-?\d+) prev_state=(\S+) ==> "
                        r"next_comm=.* next_pid=(\d+) next_prio=(-?\d+)")
+# the module's sampler thread switched in (its comm, cut to 15 characters)
+SAMPLER_RE = re.compile(r"==> next_comm=sched_shadow_wa")
 WAKE_RE = re.compile(r"pid=(\d+) prio=(-?\d+)(?: success=\d+)? target_cpu=(\d+)")
 MIGRATE_RE = re.compile(r"pid=(\d+) prio=(-?\d+) orig_cpu=(\d+) dest_cpu=(\d+)")
 FORK_RE = re.compile(r"pid=(\d+) child_comm=.* child_pid=(\d+)")
@@ -514,7 +519,10 @@ def compute(win, since=None, until=None):
                 continue
             pp, ppr, pst, np_, npr = int(m.group(1)), int(m.group(2)), m.group(3), int(m.group(4)), int(m.group(5))
             gapnext.pop(cpu, None)
-            running[cpu] = np_
+            if np_ and SAMPLER_RE.search(rest):
+                pass    # the module's sampler: the CPU runs what it ran before
+            else:
+                running[cpu] = np_
             if pp:
                 prio[pp] = ppr
                 if pst.startswith("R"):
