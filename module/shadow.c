@@ -56,6 +56,7 @@ unsigned int shadow_walk_budget = SHADOW_WALK_BUDGET_DEFAULT;
 bool shadow_exact;			/* main.c: exact */
 u64 shadow_pelt_refresh_ns = 1000 * NSEC_PER_USEC;	/* main.c: pelt_refresh_us */
 atomic_t shadow_reset_gen = ATOMIC_INIT(1);
+u64 shadow_reset_ns;		/* ktime_get_mono_fast_ns() of the last reset (wasted.c's window) */
 atomic_t shadow_enable_gen = ATOMIC_INIT(1);
 /* bumped with each of the generations above and on CPU hotplug: one load for the probes */
 static atomic_t shadow_epoch = ATOMIC_INIT(1);
@@ -466,9 +467,16 @@ static void shadow_probe_switch(void *data, bool preempt, struct task_struct *pr
 	rq = sc->rq;
 	if (unlikely(!rq || ks_rq_curr(rq) != next))
 		goto out;
-	if (ks_se_delayed(&prev->se))
+	if (ks_se_delayed(&prev->se)) {
 		sc->ops++;	/* a task turned into a delayed sleeper: snapshots are void */
-	evt = shadow_waiters_switch(sc, rq, prev, next);
+		evt = shadow_waiters_switch(sc, rq, prev, next);
+	} else if (likely(shadow_waiters_switch_fast(&sc->wq, prev, next))) {
+		if (likely(!sc->walk_due && !shadow_walk_active(sc)))
+			goto out;
+		evt = false;
+	} else {
+		evt = shadow_waiters_switch(sc, rq, prev, next);
+	}
 	if (evt) {
 		sc->dirty++;
 		shadow_walk_check_due(sc, rq);
@@ -1136,6 +1144,8 @@ bool shadow_read_node(int cpu, u64 cgid, struct shadow_node *out)
 /** shadow_reset() - clear every CPU's counters (each writer clears its own on its next walk) */
 void shadow_reset(void)
 {
+	WRITE_ONCE(shadow_reset_ns, ktime_get_mono_fast_ns());
+	smp_wmb();	/* the time before the generation it goes with */
 	atomic_inc(&shadow_reset_gen);
 	atomic_inc(&shadow_epoch);	/* every CPU walks at its next event */
 	shadow_wasted_wake();		/* the counters restart at the sampler's next look: now */

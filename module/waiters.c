@@ -426,69 +426,6 @@ static void shadow_waiters_rescan(struct shadow_cpu *sc, struct rq *rq)
 }
 
 
-/* DEBUG (not for commit): compare the incremental state with a full scan */
-static void shadow_waiters_verify(struct shadow_cpu *sc, struct rq *rq, int where)
-{
-	struct shadow_waiters *q = &sc->wq;
-	struct task_struct *curr = ks_rq_curr(rq);
-	struct list_head *head = ks_rq_cfs_tasks(rq), *pos;
-	u64 cg[16];
-	u8 kd[16];
-	int cnt[16], nd = 0, i, n = 0, extra = 0, bad = 0;
-	struct shadow_wcls c;
-
-	if (!static_branch_unlikely(&shadow_wasted_on) || q->work.unknown || q->work.nr_tg ||
-	    q->pending_del || q->work.nr_restricted)
-		return;
-	for (pos = READ_ONCE(head->prev); pos != head; pos = READ_ONCE(pos->prev)) {
-		struct sched_entity *se = list_entry(pos, struct sched_entity, group_node);
-		struct task_struct *p = container_of(se, struct task_struct, se);
-		u8 k;
-
-		if (p == curr || ks_se_delayed(se) || p == shadow_wasted_thread)
-			continue;
-		if (++n > 64)
-			return;
-		shadow_classify(p, &c);
-		if (c.throttled || c.kind == SHADOW_WAITER_RESTRICTED)
-			return;
-		k = c.kind == SHADOW_WAITER_ANY ? WR_ANY : WR_PINNED;
-		for (i = 0; i < nd; i++)
-			if (cg[i] == c.cgid && kd[i] == k)
-				break;
-		if (i == nd) {
-			if (nd == 16)
-				return;
-			cg[nd] = c.cgid;
-			kd[nd] = k;
-			cnt[nd++] = 0;
-		}
-		cnt[i]++;
-	}
-	for (i = 0; i < q->nkeys; i++) {
-		int j;
-
-		for (j = 0; j < nd; j++)
-			if (cg[j] == q->keys[i].cgid && kd[j] == q->keys[i].kind)
-				break;
-		if (j == nd) {
-			bad = 1;
-			continue;
-		}
-		cnt[j] -= q->keys[i].n;
-	}
-	for (i = 0; i < nd; i++) {
-		if (cnt[i] < 0)
-			bad = 1;
-		extra += cnt[i];
-	}
-	if (bad || extra != q->pending_next) {
-		pr_warn_ratelimited("verify %d cpu%d: %d queued waiters, %u keys, pending %u, extra %d bad %d curr %s idle %d\n",
-				    where, ks_rq_cpu(rq), n, q->nkeys, q->pending_next, extra, bad,
-				    curr->comm, is_idle_task(curr));
-	}
-}
-
 /* ---- events ---- */
 
 /* Do the counts add up to the root's runnable count (throttled ones are not in it)? */
@@ -567,10 +504,8 @@ bool shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change)
 	}
 	q->qseen = runnable;
 check:
-	if (likely(shadow_wq_consistent(q, curr, runnable))) {
-		shadow_waiters_verify(sc, rq, change > 0 ? 0 : 1);
+	if (likely(shadow_wq_consistent(q, curr, runnable)))
 		return true;
-	}
 rescan:
 	shadow_waiters_rescan(sc, rq);
 	return true;
@@ -636,10 +571,8 @@ bool shadow_waiters_switch(struct shadow_cpu *sc, struct rq *rq, struct task_str
 		if (!shadow_waiter_add(q, cpu, prev, &c))
 			goto rescan;
 	}
-	if (shadow_wq_consistent(q, next, shadow_runnable(ks_rq_cfs(rq)))) {
-		shadow_waiters_verify(sc, rq, 2);
+	if (shadow_wq_consistent(q, next, shadow_runnable(ks_rq_cfs(rq))))
 		return true;
-	}
 rescan:
 	shadow_waiters_rescan(sc, rq);
 	return true;

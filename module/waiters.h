@@ -51,9 +51,32 @@ struct shadow_waiters {
 };
 
 struct rq;
-struct task_struct;
 struct shadow_cpu;
 struct shadow_evt;
+
+#include <linux/sched.h>
+#include <linux/sched/prio.h>
+
+extern struct task_struct *shadow_wasted_thread;	/* wasted.c: the sampler */
+
+/*
+ * The common switch, inline in the probe: the task expected to run next
+ * (its waiting already taken out) runs after one that went to sleep, and
+ * the CPU stays busy.  Return: true when that is all (nothing to log or
+ * publish); false: shadow_waiters_switch() looks.
+ */
+static __always_inline bool shadow_waiters_switch_fast(struct shadow_waiters *q,
+							struct task_struct *prev,
+							struct task_struct *next)
+{
+	if (!q->pending_next || !q->valid || q->rescan || q->pending_del ||
+	    prev->prio < MAX_RT_PRIO || next->prio < MAX_RT_PRIO ||
+	    is_idle_task(prev) || is_idle_task(next) || READ_ONCE(prev->on_rq) ||
+	    next == shadow_wasted_thread || prev == shadow_wasted_thread)
+		return false;
+	q->pending_next = 0;
+	return true;
+}
 
 /*
  * An enqueue or dequeue of @change tasks completed on @rq: bring @sc's

@@ -659,46 +659,20 @@ static bool wasted_copy_log(u32 c, u64 now)
 	return true;
 }
 
-/*
- * One sample at @now (log clock): every CPU's records since the last one,
- * replayed in time order, and every CPU's time charged.  Return: true when
- * a CPU is busy (else the sampler may sleep until the next record).
- */
-static bool wasted_sample(u64 now)
+/* Every CPU's records up to @end, replayed in time order, and every CPU's time charged to @end. */
+static void wasted_advance(u64 end)
 {
 	struct wr_replay *r = W.r;
-	u32 c, gen = atomic_read(&shadow_reset_gen);
 	u64 late;
+	u32 c;
 
-	if (now < W.last)
-		now = W.last;
-	if (!static_key_enabled(&shadow_enabled)) {
-		wasted_pause();
-		return false;
-	}
-	if (W.paused) {		/* resumed: what happened meanwhile is not known */
-		W.paused = false;
-		W.last = now;
-	}
-	if (W.gen != gen) {
-		wasted_clear(W.last);
-		W.gen = gen;
-	}
-	if (W.track_gen != READ_ONCE(shadow_wasted_track_gen)) {
-		struct wasted_cg_acc *t = &r->tracked.a;
-
-		wr_cgs_flush(r, W.last);
-		t->wasted_ns = t->wait_ns = t->wait_idle_ns = t->wait_busy_ns = 0;
-		t->wait_unknown_ns = 0;
-		W.track_gen = READ_ONCE(shadow_wasted_track_gen);
-	}
-	if (W.samples && now - W.last > W.delta_max_ns)
-		W.delta_max_ns = now - W.last;
-	if (!W.topo_ns || now - W.topo_ns > WASTED_TOPO_REFRESH_NS) {
+	if (end < W.last)
+		end = W.last;
+	if (!W.topo_ns || end - W.topo_ns > WASTED_TOPO_REFRESH_NS) {
 		wasted_topo_read();
 		if (!wr_topology_same(r, &W.topo))
 			W.topo_bad = wr_topology(r, &W.topo, W.last) != 0;
-		W.topo_ns = now;
+		W.topo_ns = end;
 	}
 	W.f.n = 0;
 	for (c = 0; c < W.topo.nr_cpus; c++) {
@@ -715,7 +689,7 @@ static bool wasted_sample(u64 now)
 		}
 		if (!fc->known && r->cpu[c].state == WR_OFF)
 			wr_set_state(r, W.last, c, WR_VOID);	/* online: unknown until its snapshot */
-		if (!wasted_copy_log(c, now)) {
+		if (!wasted_copy_log(c, end)) {
 			wf_lost(&W.f, r, W.last, c);
 			fc->tail = READ_ONCE(shadow_wasted_logs[c]->head);
 			WRITE_ONCE(shadow_wasted_logs[c]->want_snap, 1);
@@ -726,11 +700,55 @@ static bool wasted_sample(u64 now)
 	wf_replay(&W.f, r, W.last, &late);
 	if (late > W.late_max_ns)
 		W.late_max_ns = late;
-	wr_sample_close(r, now, W.in_stretch);
-	wasted_post(now, late);
-	W.last = now;
+	wr_sample_close(r, end, W.in_stretch);
+	wasted_post(end, late);
+	W.last = end;
+}
+
+/*
+ * One sample at @now (log clock): every CPU's records since the last one,
+ * replayed in time order, and every CPU's time charged.  A reset since
+ * the last sample starts the counters at the reset's own time: the
+ * records up to it are replayed first, then everything is zeroed.
+ * Return: true when a CPU is busy (else the sampler may sleep until the
+ * next record).
+ */
+static bool wasted_sample(u64 now)
+{
+	u32 gen = atomic_read(&shadow_reset_gen);
+
+	if (now < W.last)
+		now = W.last;
+	if (!static_key_enabled(&shadow_enabled)) {
+		wasted_pause();
+		return false;
+	}
+	if (W.paused) {		/* resumed: what happened meanwhile is not known */
+		W.paused = false;
+		W.last = now;
+	}
+	if (W.samples && now - W.last > W.delta_max_ns)
+		W.delta_max_ns = now - W.last;
+	if (W.gen != gen) {
+		u64 at = READ_ONCE(shadow_reset_ns);	/* written before the gen it goes with */
+
+		smp_rmb();
+		if (at > W.last && at < now)
+			wasted_advance(at);
+		wasted_clear(W.last);
+		W.gen = gen;
+	}
+	if (W.track_gen != READ_ONCE(shadow_wasted_track_gen)) {
+		struct wasted_cg_acc *t = &W.r->tracked.a;
+
+		wr_cgs_flush(W.r, W.last);
+		t->wasted_ns = t->wait_ns = t->wait_idle_ns = t->wait_busy_ns = 0;
+		t->wait_unknown_ns = 0;
+		W.track_gen = READ_ONCE(shadow_wasted_track_gen);
+	}
+	wasted_advance(now);
 	W.samples++;
-	return r->busy_count > 0;
+	return W.r->busy_count > 0;
 }
 
 /* Are records waiting in any log (a last look before sleeping)? */
