@@ -730,9 +730,10 @@ static bool wasted_sample(u64 now)
 	if (W.samples && now - W.last > W.delta_max_ns)
 		W.delta_max_ns = now - W.last;
 	if (W.gen != gen) {
-		u64 at = READ_ONCE(shadow_reset_ns);	/* written before the gen it goes with */
+		u64 at;
 
-		smp_rmb();
+		smp_rmb();	/* the generation before its time (shadow_reset()'s smp_wmb()) */
+		at = READ_ONCE(shadow_reset_ns);
 		if (at > W.last && at < now)
 			wasted_advance(at);
 		wasted_clear(W.last);
