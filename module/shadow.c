@@ -455,7 +455,7 @@ static void shadow_probe_switch(void *data, bool preempt, struct task_struct *pr
 {
 	struct shadow_cpu *sc;
 	struct rq *rq;
-	bool evt;
+	bool evt, delayed;
 	u64 t0;
 
 	if (!static_branch_likely(&shadow_enabled))
@@ -467,7 +467,8 @@ static void shadow_probe_switch(void *data, bool preempt, struct task_struct *pr
 	rq = sc->rq;
 	if (unlikely(!rq || ks_rq_curr(rq) != next))
 		goto out;
-	if (ks_se_delayed(&prev->se)) {
+	delayed = ks_se_delayed(&prev->se);
+	if (delayed) {
 		sc->ops++;	/* a task turned into a delayed sleeper: snapshots are void */
 		evt = shadow_waiters_switch(sc, rq, prev, next);
 	} else if (likely(shadow_waiters_switch_fast(&sc->wq, prev, next))) {
@@ -477,7 +478,12 @@ static void shadow_probe_switch(void *data, bool preempt, struct task_struct *pr
 	} else {
 		evt = shadow_waiters_switch(sc, rq, prev, next);
 	}
-	if (evt) {
+	/*
+	 * A switch into or out of an RT or DL task, or to a delayed sleeper,
+	 * changes what the walk sums (as an event does); a preemption among
+	 * CFS tasks changes only who waits, not what is queued.
+	 */
+	if (delayed || prev->prio < MAX_RT_PRIO || next->prio < MAX_RT_PRIO) {
 		sc->dirty++;
 		shadow_walk_check_due(sc, rq);
 	}

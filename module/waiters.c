@@ -282,14 +282,28 @@ static bool shadow_one_left(struct shadow_waiters *q, int cpu)
 
 	if (!n || (static_branch_unlikely(&shadow_wasted_on) && q->nkeys != 1))
 		return false;
-	if (w->any == n)
+	if (w->any == n) {
 		w->any--;
-	else if (w->pinned == n)
+	} else if (w->pinned == n) {
 		w->pinned--;
-	else if (w->unknown == n)
+	} else if (w->unknown == n) {
 		w->unknown--;
-	else
-		return false;	/* several classes (or groups, or masks) */
+	} else {
+		u32 i, *c = NULL;
+
+		/* all in one restricted window, or one bandwidth group's any */
+		for (i = 0; i < w->nr_restricted && i < SHADOW_WORK_RESTRICTED; i++)
+			if (w->rcount[i] == n)
+				c = &w->rcount[i];
+		for (i = 0; i < w->nr_tg && i < SHADOW_WORK_TGS; i++)
+			if (w->tg_any[i] == n)
+				c = &w->tg_any[i];
+		if (!c)
+			return false;	/* several classes (or groups, or masks) */
+		(*c)--;
+		while (w->nr_restricted && !w->rcount[w->nr_restricted - 1])
+			w->nr_restricted--;
+	}
 	if (static_branch_unlikely(&shadow_wasted_on)) {
 		q->keys[0].n--;
 		shadow_key_log(cpu, WF_DEL, &q->keys[0], 1);
@@ -303,16 +317,22 @@ static bool shadow_one_left(struct shadow_waiters *q, int cpu)
  * The current task left and the CPU runs one of its waiters next: take it
  * out now if every waiter is of one kind and key (whichever the kernel
  * picks, the same goes), else leave it to the switch, which names it.
+ * Return: false in that case: until the switch the state of before stays
+ * published (its waiters then were waiting).
  */
-static void shadow_next_runs(struct shadow_waiters *q, int cpu)
+static bool shadow_next_runs(struct shadow_waiters *q, int cpu)
 {
-	if (!q->pending_next && shadow_one_left(q, cpu))
-		q->pending_next = 1;
+	if (q->pending_next || !shadow_wq_waiters(q))
+		return true;
+	if (!shadow_one_left(q, cpu))
+		return false;
+	q->pending_next = 1;
+	return true;
 }
 
 /* ---- rescan ---- */
 
-static void shadow_waiters_rescan(struct shadow_cpu *sc, struct rq *rq)
+static bool shadow_waiters_rescan(struct shadow_cpu *sc, struct rq *rq)
 {
 	struct shadow_waiters *q = &sc->wq;
 	struct task_struct *curr = ks_rq_curr(rq);
@@ -336,6 +356,8 @@ static void shadow_waiters_rescan(struct shadow_cpu *sc, struct rq *rq)
 	q->pending_del = 0;
 	q->rescan = 0;
 	q->uncounted = 0;
+	if (curr != shadow_wasted_thread)
+		q->before_sampler = NULL;
 	if (wasted) {
 		if (curr != shadow_wasted_thread)
 			q->busy = !is_idle_task(curr);
@@ -362,8 +384,8 @@ static void shadow_waiters_rescan(struct shadow_cpu *sc, struct rq *rq)
 			delayed++;
 			continue;
 		}
-		if (p == shadow_wasted_thread) {
-			q->uncounted = 1;	/* the sampler's own thread is nobody's work */
+		if (p == q->before_sampler && curr == shadow_wasted_thread) {
+			q->uncounted = 1;	/* preempted by the sampler: running, as far as waiting goes */
 			continue;
 		}
 		shadow_classify(p, &c);
@@ -383,6 +405,8 @@ static void shadow_waiters_rescan(struct shadow_cpu *sc, struct rq *rq)
 				q->keys[k].n++;
 		}
 	}
+	if (!q->uncounted)
+		q->before_sampler = NULL;	/* no longer queued here (or past the scan) */
 	if (!complete) {
 		/* queued tasks not reached: waiters of unknown affinity */
 		u32 rest = queued > visited ? queued - visited : 0;
@@ -422,7 +446,8 @@ static void shadow_waiters_rescan(struct shadow_cpu *sc, struct rq *rq)
 	q->valid = 1;
 	/* the CPU runs one of its waiters next: that one waits behind nobody */
 	if (curr_thr || shadow_curr_leaving(curr))
-		shadow_next_runs(q, cpu);
+		return shadow_next_runs(q, cpu);
+	return true;
 }
 
 
@@ -443,6 +468,7 @@ bool shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change)
 	struct task_struct *curr = ks_rq_curr(rq);
 	u32 queued = ks_cfs_rq_h_nr_running(cfs), runnable = shadow_runnable(cfs);
 	int cpu = ks_rq_cpu(rq);
+	bool settled = true;
 
 	if (unlikely(!q->valid || q->rescan || q->pending_del || SHADOW_DELAYED_UNCOUNTED ||
 		     runnable != queued))
@@ -481,7 +507,7 @@ bool shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change)
 			if (!shadow_waiter_add(q, cpu, p, &c))
 				goto rescan;
 			if (shadow_curr_leaving(curr))
-				shadow_next_runs(q, cpu);
+				settled = shadow_next_runs(q, cpu);
 		}
 	} else if (change == -1 && runnable + 1 == q->qseen && !q->pending_next) {
 		if (!shadow_curr_leaving(curr) || is_idle_task(curr)) {
@@ -498,17 +524,16 @@ bool shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change)
 			return false;
 		}
 		/* the running task left: the next one stops waiting */
-		shadow_next_runs(q, cpu);
+		settled = shadow_next_runs(q, cpu);
 	} else {
 		goto rescan;
 	}
 	q->qseen = runnable;
 check:
 	if (likely(shadow_wq_consistent(q, curr, runnable)))
-		return true;
+		return settled;
 rescan:
-	shadow_waiters_rescan(sc, rq);
-	return true;
+	return shadow_waiters_rescan(sc, rq);
 }
 
 /* sched_migrate_task: the task a dequeue did not name. */
@@ -520,10 +545,16 @@ bool shadow_waiters_migrate(struct shadow_cpu *sc, struct rq *rq, struct task_st
 	if (!q->pending_del)
 		return false;
 	q->pending_del = 0;
+	if (p == q->before_sampler) {	/* it was counted as running, not waiting */
+		q->before_sampler = NULL;
+		q->uncounted = 0;
+		return shadow_wq_consistent(q, ks_rq_curr(rq), shadow_runnable(ks_rq_cfs(rq))) ||
+		       shadow_waiters_rescan(sc, rq);
+	}
 	shadow_classify(p, &c);
 	if (!shadow_waiter_del(q, ks_rq_cpu(rq), p, &c) ||
 	    !shadow_wq_consistent(q, ks_rq_curr(rq), shadow_runnable(ks_rq_cfs(rq))))
-		shadow_waiters_rescan(sc, rq);
+		return shadow_waiters_rescan(sc, rq);
 	return true;
 }
 
@@ -546,9 +577,31 @@ bool shadow_waiters_switch(struct shadow_cpu *sc, struct rq *rq, struct task_str
 			shadow_wasted_state(cpu, busy);
 		}
 	}
+	if (next == shadow_wasted_thread && next) {
+		/*
+		 * The sampler is invisible: while it runs, a task it preempted
+		 * counts as running, not waiting (and an idle CPU stays idle).
+		 */
+		q->before_sampler = NULL;
+		q->uncounted = 0;
+		if (!q->valid || q->rescan || q->pending_del || !shadow_is_cfs(prev) ||
+		    !READ_ONCE(prev->on_rq) || !READ_ONCE(prev->se.on_rq))
+			goto rescan;
+		q->before_sampler = prev;
+		q->uncounted = 1;
+		return false;
+	}
+	if (prev == shadow_wasted_thread && prev) {
+		struct task_struct *was = q->before_sampler;
+
+		q->before_sampler = NULL;
+		q->uncounted = 0;
+		if (was == next && q->valid && !q->rescan && !q->pending_del)
+			return false;	/* back to what it preempted: nothing changed */
+		goto rescan;
+	}
 	if (unlikely(!q->valid || q->rescan || q->pending_del || prev->prio < MAX_RT_PRIO ||
-		     next->prio < MAX_RT_PRIO || ks_se_delayed(&prev->se) ||
-		     prev == shadow_wasted_thread || next == shadow_wasted_thread))
+		     next->prio < MAX_RT_PRIO || ks_se_delayed(&prev->se)))
 		goto rescan;
 	if (q->pending_next) {
 		/* the task expected to run next runs (the CPU idles instead: look again) */
@@ -574,8 +627,7 @@ bool shadow_waiters_switch(struct shadow_cpu *sc, struct rq *rq, struct task_str
 	if (shadow_wq_consistent(q, next, shadow_runnable(ks_rq_cfs(rq))))
 		return true;
 rescan:
-	shadow_waiters_rescan(sc, rq);
-	return true;
+	return shadow_waiters_rescan(sc, rq);
 }
 
 void shadow_waiters_publish(struct shadow_cpu *sc, struct rq *rq, struct shadow_evt *e)

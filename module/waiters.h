@@ -44,10 +44,16 @@ struct shadow_waiters {
 	u8 rescan;		/* the next hook call rescans (a change that named no task) */
 	u8 pending_del;		/* a dequeue that named no task: sched_migrate_task may name it */
 	u8 pending_next;	/* one queued task runs next and is not counted */
-	u8 uncounted;		/* the sampler's thread is queued, not running (not a waiter) */
+	u8 uncounted;		/* the task the sampler preempted: running, as far as waiting goes */
 	u8 busy;		/* the change log's busy flag */
 	u8 nkeys;
 	struct shadow_wkey keys[SHADOW_WKEYS];
+	/*
+	 * The task the sampler's thread preempted (compared, never read
+	 * through, unless found queued here): while the sampler runs it
+	 * counts as running.  Cleared when it leaves the run queue.
+	 */
+	struct task_struct *before_sampler;
 };
 
 struct rq;

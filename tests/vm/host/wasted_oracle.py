@@ -11,10 +11,10 @@ the comparison at the end, never by the computation).
                                 holding the same NAME.* files)
 
 Definitions (docs/wasted.md):
-  - a CPU is idle while it runs its idle task (sched_switch to/from pid 0),
-    or the module's sampler thread (comm sched_shadow_wasted) after the
-    idle task: the sampler's time on a CPU leaves the CPU as it found it
-    (docs/wasted.md);
+  - a CPU is idle while it runs its idle task (sched_switch to/from pid 0);
+    the module's sampler thread (comm sched_shadow_wasted) is invisible:
+    while it runs, the CPU counts as running what it ran before (idle, or
+    the task it preempted, which is not waiting meanwhile: docs/wasted.md);
   - a task waits on CPU S while it is runnable on S (woken there, or
     preempted there: prev_state R) and S runs another task; only CFS tasks
     count (prio 100..139);
