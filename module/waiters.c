@@ -160,6 +160,12 @@ static __always_inline u32 shadow_wq_waiters(const struct shadow_waiters *q)
 
 /* ---- keys (wasted-core time's view; only while it is on) ---- */
 
+/* Does @cpu keep a change log (wasted-core time on, and the CPU present at load)? */
+static __always_inline bool shadow_wq_logs(int cpu)
+{
+	return static_branch_unlikely(&shadow_wasted_on) && shadow_wasted_logs[cpu];
+}
+
 static __always_inline u8 shadow_slot_kind(int slot)
 {
 	if (slot >= 0)
@@ -224,7 +230,7 @@ static void shadow_slot_log(struct shadow_waiters *q, int cpu, int slot)
 	const struct shadow_work *w = &q->work;
 
 	q->gen++;
-	if (static_branch_unlikely(&shadow_wasted_on))
+	if (shadow_wq_logs(cpu))
 		shadow_wasted_mask(cpu, slot, w->base[slot], w->restricted[slot]);
 }
 
@@ -247,7 +253,7 @@ static bool shadow_waiter_add(struct shadow_waiters *q, int cpu, struct task_str
 		slot &= ~SHADOW_SLOT_NEW;
 		shadow_slot_log(q, cpu, slot);
 	}
-	if (static_branch_unlikely(&shadow_wasted_on))
+	if (shadow_wq_logs(cpu))
 		return shadow_key_change(q, cpu, c->cgid, shadow_slot_kind(slot),
 					 slot >= 0 ? slot : 0, c->trk, 1);
 	return true;
@@ -264,7 +270,7 @@ static bool shadow_waiter_del(struct shadow_waiters *q, int cpu, struct task_str
 				  BITS_TO_LONGS(nr_cpu_ids), c->tg);
 	if (slot < SHADOW_SLOT_UNKNOWN)
 		return false;
-	if (static_branch_unlikely(&shadow_wasted_on))
+	if (shadow_wq_logs(cpu))
 		return shadow_key_change(q, cpu, c->cgid, shadow_slot_kind(slot),
 					 slot >= 0 ? slot : 0, c->trk, -1);
 	return true;
@@ -280,7 +286,7 @@ static bool shadow_one_left(struct shadow_waiters *q, int cpu)
 	struct shadow_work *w = &q->work;
 	u32 n = shadow_wq_waiters(q);
 
-	if (!n || (static_branch_unlikely(&shadow_wasted_on) && q->nkeys != 1))
+	if (!n || (shadow_wq_logs(cpu) && q->nkeys != 1))
 		return false;
 	if (w->any == n) {
 		w->any--;
@@ -304,7 +310,7 @@ static bool shadow_one_left(struct shadow_waiters *q, int cpu)
 		while (w->nr_restricted && !w->rcount[w->nr_restricted - 1])
 			w->nr_restricted--;
 	}
-	if (static_branch_unlikely(&shadow_wasted_on)) {
+	if (shadow_wq_logs(cpu)) {
 		q->keys[0].n--;
 		shadow_key_log(cpu, WF_DEL, &q->keys[0], 1);
 		if (!q->keys[0].n)
@@ -343,7 +349,7 @@ static bool shadow_waiters_rescan(struct shadow_cpu *sc, struct rq *rq)
 	int runnable = ks_cfs_rq_h_nr_runnable(cfs), cpu = ks_rq_cpu(rq);
 	bool curr_in = shadow_curr_in(curr), seen_curr = false, complete = true;
 	bool curr_thr = curr_in && shadow_curr_throttled(curr);
-	bool wasted = static_branch_unlikely(&shadow_wasted_on);
+	bool wasted = shadow_wq_logs(cpu);
 	struct shadow_wcls c;
 
 	BUILD_BUG_ON(sizeof(unsigned long) != sizeof(u64));
@@ -450,7 +456,6 @@ static bool shadow_waiters_rescan(struct shadow_cpu *sc, struct rq *rq)
 	return true;
 }
 
-
 /* ---- events ---- */
 
 /* Do the counts add up to the root's runnable count (throttled ones are not in it)? */
@@ -473,7 +478,7 @@ bool shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change)
 	if (unlikely(!q->valid || q->rescan || q->pending_del || SHADOW_DELAYED_UNCOUNTED ||
 		     runnable != queued))
 		goto rescan;
-	if (static_branch_unlikely(&shadow_wasted_on) &&
+	if (shadow_wq_logs(cpu) &&
 	    unlikely(shadow_wasted_want_snap(cpu) ||
 		     q->track_gen != READ_ONCE(shadow_wasted_track_gen)))
 		goto rescan;
@@ -518,7 +523,7 @@ bool shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change)
 			 * state of before the dequeue stays published.
 			 */
 			q->qseen = runnable;
-			if (shadow_one_left(q, cpu))
+			if (!q->uncounted && shadow_one_left(q, cpu))
 				goto check;
 			q->pending_del = 1;
 			return false;
@@ -562,8 +567,8 @@ bool shadow_waiters_switch(struct shadow_cpu *sc, struct rq *rq, struct task_str
 			   struct task_struct *next)
 {
 	struct shadow_waiters *q = &sc->wq;
-	bool wasted = static_branch_unlikely(&shadow_wasted_on);
 	int cpu = ks_rq_cpu(rq);
+	bool wasted = shadow_wq_logs(cpu);
 	struct shadow_wcls c;
 
 	if (wasted) {

@@ -678,8 +678,11 @@ static void wasted_advance(u64 end)
 	for (c = 0; c < W.topo.nr_cpus; c++) {
 		struct wf_cpu *fc = &W.f.cpu[c];
 
-		if (!shadow_wasted_logs[c])
+		if (!shadow_wasted_logs[c]) {	/* came after the load: not known */
+			if (r->cpu[c].state != (cpu_online(c) ? WR_VOID : WR_OFF))
+				wr_set_state(r, W.last, c, cpu_online(c) ? WR_VOID : WR_OFF);
 			continue;
+		}
 		if (!cpu_online(c) || W.topo_bad) {
 			if (r->cpu[c].state != (W.topo_bad && cpu_online(c) ? WR_VOID : WR_OFF))
 				wr_set_state(r, W.last, c, W.topo_bad && cpu_online(c) ? WR_VOID : WR_OFF);
@@ -846,7 +849,7 @@ static void wasted_free(void)
 
 static int wasted_alloc(void)
 {
-	u32 n = nr_cpu_ids, words = DIV_ROUND_UP(n, 64), cap = n * WASTED_STEPS_PER_CPU;
+	u32 n = nr_cpu_ids, words = DIV_ROUND_UP(n, 64), cap = num_present_cpus() * WASTED_STEPS_PER_CPU;
 	int cpu, l;
 
 	wasted_pc = kcalloc(n, sizeof(*wasted_pc), GFP_KERNEL);
@@ -872,7 +875,8 @@ static int wasted_alloc(void)
 	shadow_wasted_logs = kcalloc(n, sizeof(*shadow_wasted_logs), GFP_KERNEL);
 	if (!shadow_wasted_logs)
 		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
+	/* the CPUs present now (a CPU that comes later has no log: its state reads void) */
+	for_each_present_cpu(cpu) {
 		shadow_wasted_logs[cpu] = kvzalloc_node(sizeof(struct wasted_log), GFP_KERNEL,
 							cpu_to_node(cpu));
 		if (!shadow_wasted_logs[cpu])
