@@ -270,6 +270,8 @@ static bool shadow_waiter_del(struct shadow_waiters *q, int cpu, struct task_str
 				  BITS_TO_LONGS(nr_cpu_ids), c->tg);
 	if (slot < SHADOW_SLOT_UNKNOWN)
 		return false;
+	if (q->work.nr_tg && shadow_work_tg_gc(&q->work))
+		q->gen++;	/* a group no waiter names: never published again */
 	if (shadow_wq_logs(cpu))
 		return shadow_key_change(q, cpu, c->cgid, shadow_slot_kind(slot),
 					 slot >= 0 ? slot : 0, c->trk, -1);
@@ -309,6 +311,8 @@ static bool shadow_one_left(struct shadow_waiters *q, int cpu)
 		(*c)--;
 		while (w->nr_restricted && !w->rcount[w->nr_restricted - 1])
 			w->nr_restricted--;
+		if (w->nr_tg && shadow_work_tg_gc(w))
+			q->gen++;
 	}
 	if (shadow_wq_logs(cpu)) {
 		q->keys[0].n--;

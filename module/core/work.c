@@ -221,3 +221,34 @@ unknown:
 	w->unknown--;
 	return SHADOW_SLOT_UNKNOWN;
 }
+
+bool shadow_work_tg_gc(struct shadow_work *w)
+{
+	u32 t, i, n = shadow_work_nr_tg(w);
+	bool gone = false;
+
+	for (t = 0; t < n; ) {
+		bool used = w->tg_any[t];
+
+		for (i = 0; i < shadow_work_nr_res(w) && !used; i++)
+			used = w->rcount[i] && w->rtg[i] == (s8)t;
+		if (used) {
+			t++;
+			continue;
+		}
+		/* forget it: the last group takes its index */
+		for (i = 0; i < SHADOW_WORK_RESTRICTED; i++) {
+			if (w->rtg[i] == (s8)t)
+				w->rtg[i] = -1;
+			else if (w->rtg[i] == (s8)(n - 1))
+				w->rtg[i] = t;
+		}
+		w->tg[t] = w->tg[n - 1];
+		w->tg_any[t] = w->tg_any[n - 1];
+		w->tg[n - 1] = 0;
+		w->tg_any[n - 1] = 0;
+		w->nr_tg = --n;
+		gone = true;
+	}
+	return gone;
+}

@@ -178,4 +178,12 @@ int shadow_work_note(struct shadow_work *w, enum shadow_waiter_kind kind, const 
 int shadow_work_unnote(struct shadow_work *w, enum shadow_waiter_kind kind, const u64 *mask,
 		       u32 nwords, u64 tg);
 
+/*
+ * Forget the bandwidth-limited groups no waiter of @w belongs to any more:
+ * the summary names a group (for the audit to read its throttle state)
+ * only while a task of it is queued here, which keeps the group alive.
+ * Return: true when one was forgotten (the groups array changed).
+ */
+bool shadow_work_tg_gc(struct shadow_work *w);
+
 #endif

@@ -176,6 +176,16 @@ int main(void)
 	tap_ok(w.pinned == 1 && w.tg_any[0] == 1, "a pinned waiter of a group is pinned");
 	tap_ok(shadow_work_unnote(&w, SHADOW_WAITER_ANY, NULL, 0, 0x1000) == SHADOW_SLOT_ANY &&
 	       w.tg_any[0] == 0, "a group's waiter out: its group's count goes");
+	{
+		u32 last = w.nr_tg;
+		u64 tlast = w.tg[last - 1];
+
+		tap_ok(shadow_work_tg_gc(&w) && w.nr_tg == last - 1 && w.tg[0] == tlast &&
+		       w.rtg[0] == 1 && w.tg[1] == 0x2000,
+		       "a group with no waiter left is forgotten (the last takes its index: %u groups, rtg %d)",
+		       w.nr_tg, w.rtg[0]);
+		tap_ok(!shadow_work_tg_gc(&w), "groups with waiters stay");
+	}
 	fresh();
 	w.throttled = 2;
 	tap_ok(shadow_work_total(&w) == 0 && shadow_work_for(&w, 3) == SHADOW_WORK_NO,
