@@ -57,6 +57,7 @@ bool shadow_exact;			/* main.c: exact */
 u64 shadow_pelt_refresh_ns = 1000 * NSEC_PER_USEC;	/* main.c: pelt_refresh_us */
 atomic_t shadow_reset_gen = ATOMIC_INIT(1);
 u64 shadow_reset_ns;		/* ktime_get_mono_fast_ns() of the last reset (wasted.c's window) */
+u64 shadow_enable_ns;		/* ... of the last `enable` write */
 atomic_t shadow_enable_gen = ATOMIC_INIT(1);
 /* bumped with each of the generations above and on CPU hotplug: one load for the probes */
 static atomic_t shadow_epoch = ATOMIC_INIT(1);
@@ -1166,6 +1167,8 @@ void shadow_enable_changed(void)
 {
 	int cpu;
 
+	WRITE_ONCE(shadow_enable_ns, ktime_get_mono_fast_ns());
+	smp_wmb();	/* the time before the generation (the sampler reads them the other way) */
 	atomic_inc(&shadow_enable_gen);
 	atomic_inc(&shadow_epoch);
 	/* the probes saw nothing while off: every CPU's waiters are listed again */

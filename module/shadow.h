@@ -241,6 +241,7 @@ extern const char *shadow_missing_tp;
 extern u64 shadow_pelt_refresh_ns;
 extern atomic_t shadow_reset_gen;
 extern u64 shadow_reset_ns;
+extern u64 shadow_enable_ns;
 DECLARE_STATIC_KEY_TRUE(shadow_enabled);
 
 int shadow_state_alloc(void);

@@ -615,13 +615,23 @@ static void wasted_post(u64 end, u64 late)
 	}
 }
 
-/* Paused (enable 0): the counters end at the last sample; every CPU is out until resumed. */
+static void wasted_advance(u64 end);
+
+/*
+ * Paused (enable 0): the counters end at the pause (the records up to it
+ * replayed first); every CPU is out until resumed.
+ */
 static void wasted_pause(void)
 {
+	u64 at;
 	u32 c;
 
 	if (W.paused)
 		return;
+	smp_rmb();	/* the key's state before the pause's time (shadow_enable_changed()'s smp_wmb()) */
+	at = READ_ONCE(shadow_enable_ns);
+	if (at > W.last)
+		wasted_advance(at);
 	wr_close_all(W.r, W.last);
 	wasted_post(W.last, 0);
 	for (c = 0; c < W.topo.nr_cpus; c++) {
