@@ -109,6 +109,23 @@ static __always_inline void shadow_classify(struct task_struct *p, struct shadow
 }
 
 /*
+ * Would @a and @b be counted as the same waiter (one css_set, so one
+ * cgroup and one bandwidth group; both free to run on every CPU; both of
+ * the tracked process or neither)?  A preemption between two such tasks
+ * changes nobody's waiting: one joins, the other leaves, with one key.
+ */
+static __always_inline bool shadow_same_waiter(struct task_struct *a, struct task_struct *b)
+{
+	pid_t t = READ_ONCE(shadow_wasted_tgid);
+
+	return rcu_access_pointer(a->cgroups) == rcu_access_pointer(b->cgroups) &&
+	       READ_ONCE(a->nr_cpus_allowed) == nr_cpu_ids &&
+	       READ_ONCE(b->nr_cpus_allowed) == nr_cpu_ids &&
+	       !ks_task_migration_disabled(a) && !ks_task_migration_disabled(b) &&
+	       (!t || (a->tgid == t) == (b->tgid == t));
+}
+
+/*
  * Is rq->curr about to give up the CPU?  True when it is the idle task (a
  * task was just woken there) or a task leaving the run queue (going to
  * sleep: the probes run at the end of its dequeue, before schedule()
@@ -620,6 +637,10 @@ bool shadow_waiters_switch(struct shadow_cpu *sc, struct rq *rq, struct task_str
 		if (!READ_ONCE(prev->on_rq))
 			return false;	/* the summary published holds already */
 	} else if (shadow_is_cfs(next)) {
+		/* a preemption between two waiters of one key: nothing changes */
+		if (shadow_is_cfs(prev) && READ_ONCE(prev->on_rq) && READ_ONCE(prev->se.on_rq) &&
+		    shadow_same_waiter(prev, next))
+			return false;
 		/* it was a waiter */
 		shadow_classify(next, &c);
 		if (!shadow_waiter_del(q, cpu, next, &c))

@@ -17,8 +17,14 @@
 . /lib/vm/bench/bench.lib
 OUT=/tmp/scaling.csv
 SECS=4
+CASES=all
+MSGV="ftrace0 ftrace1 refresh0 exact1"
 for arg in $(cat /proc/cmdline); do
-	case $arg in bench.scale_secs=*) SECS=${arg#*=} ;; esac
+	case $arg in
+	bench.scale_secs=*) SECS=${arg#*=} ;;
+	bench.cases=*) CASES=$(echo "${arg#*=}" | tr , ' ') ;;
+	bench.msgv=*) MSGV=$(echo "${arg#*=}" | tr , ' ') ;;
+	esac
 done
 echo "case,tasks,depth,idle_groups,budget,nr_running_calls,nr_running_ns,pelt_cfs_ns,pelt_se_ns,switch_ns,lb_calls,lb_return_ns,walks,walk_mean,walk_max_bucket,over_budget,published" > $OUT
 fail=0
@@ -63,6 +69,8 @@ measure() {
 # run_case NAME TASKS DEPTH IDLE BUDGET [PARAMS]
 run_case() {
 	local name=$1 tasks=$2 depth=$3 idle=$4 budget=$5 extra=$6 cg='' d=0
+	# bench.cases=A,B runs only those
+	[ "$CASES" = all ] || case " $CASES " in *" $name "*) ;; *) return ;; esac
 	bench_config none
 	modload $KO "stats=1 walk_budget=$budget $extra" > /tmp/insmod.err 2>&1 || { fail=1; not_ok "scaling: load" "$(cat /tmp/insmod.err)"; return; }
 	if [ "$idle" -gt 0 ]; then
@@ -113,7 +121,7 @@ run_case exact-tasks-512 512 0 0 1024 exact=1
 # with the sched_tp-style ftrace recording on (ftrace1), the module
 # before the PELT refresh limit (pelt_refresh_us=0, refresh0) and with
 # the walk on every event (exact=1, exact1)
-for v in ftrace0 ftrace1 refresh0 exact1; do
+for v in $MSGV; do
 	bench_config none
 	p="stats=1"
 	[ $v = refresh0 ] && p="stats=1 pelt_refresh_us=0 exact=1"
@@ -139,4 +147,4 @@ done
 bench_config none
 check $fail "scaling: every case measured"
 vm_export scaling.csv $OUT
-for v in ftrace0 ftrace1 refresh0 exact1; do vm_export stats-$v.txt /tmp/stats.$v; done
+for v in $MSGV; do vm_export stats-$v.txt /tmp/stats.$v; done

@@ -7,8 +7,9 @@
 #   forth: every round trip two switches) with the module as shipped and
 #   with its sched_switch hook left out (missing_tp=sched_switch), and the
 #   probe's own body from stats=2 (every call timed);
-# - BPF: pelt-count's counting programs during one msgbench run with
-#   kernel.bpf_stats_enabled=1 (their run_time_ns and run_cnt), and the
+# - the module (stats=1) and pelt-count's counting programs attached
+#   during the same msgbench run (kernel.bpf_stats_enabled=1: their
+#   run_time_ns and run_cnt), so both shares are of one run's events; the
 #   raw_tp dispatch alone from `pingpong` with empty programs against
 #   none;
 # - wasted-core time's unknown share during one msgbench run.
@@ -75,13 +76,19 @@ while [ $r -le "$COST_ROUNDS" ]; do
 	pc_start -e && pp bpfempty
 	bpf_stop
 	pc_rows pp-bpfempty
-	# BPF: the counting programs during one msgbench run
+	# the module (stats=1) and the BPF counting programs during the same
+	# msgbench run: each one's share of one run, over the same events
+	modload $KO stats=1 > /tmp/insmod.err 2>&1 || fail=1
+	echo 1 > $SS/reset
 	pc_start && {
 		t=$(msgbench -q $BENCH_MSG)
 		bpf_stop
-		echo "$r,msg-bpf,seconds,${t% *}" >> $OUT
-		pc_rows msg-bpf
+		echo "$r,msg-both,seconds,${t% *}" >> $OUT
+		pc_rows msg-both
+		awk -v r=$r 'NR > 2 && $4 != "-" && $5 != "-" && $1 !~ /^(walk|pelt_skipped|walk_steps|clock_pair)$/ {
+			printf "%s,msg-both,%s.calls,%s\n%s,msg-both,%s.total_us,%s\n", r, $1, $2, r, $1, $5 }' $SS/stats >> $OUT
 	}
+	unload_module
 	echo 0 > /proc/sys/kernel/bpf_stats_enabled
 	# wasted-core time's unknown share during one msgbench run (module as shipped)
 	modload $KO > /tmp/insmod.err 2>&1 || fail=1
