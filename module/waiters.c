@@ -228,7 +228,17 @@ static void shadow_key_log(int cpu, u8 op, const struct shadow_wkey *k, u32 n)
 static bool shadow_key_change(struct shadow_waiters *q, int cpu, u64 cgid, u8 kind, u8 slot,
 			      u8 trk, s32 n)
 {
-	int i = shadow_key_find(q, cgid, kind, slot, trk, n > 0);
+	struct shadow_wkey *k0 = &q->keys[0];
+	int i;
+
+	/* the common case, inline: one key, this one */
+	if (q->nkeys == 1 && k0->cgid == cgid && k0->kind == kind && k0->slot == slot &&
+	    k0->trk == trk && (n > 0 || k0->n > 1)) {
+		k0->n += n;
+		shadow_key_log(cpu, n > 0 ? WF_ADD : WF_DEL, k0, n > 0 ? n : -n);
+		return true;
+	}
+	i = shadow_key_find(q, cgid, kind, slot, trk, n > 0);
 
 	if (n < 0 && (i < 0 || !q->keys[i].n))		/* it was one of the unknown */
 		i = shadow_key_find(q, 0, WR_UNKNOWN, 0, 0, false);
@@ -262,8 +272,13 @@ static bool shadow_waiter_add(struct shadow_waiters *q, int cpu, struct task_str
 
 	if (c->throttled)
 		return false;	/* a throttled group's task does not enqueue at the root */
-	slot = shadow_work_note(&q->work, c->kind, (const u64 *)cpumask_bits(p->cpus_ptr),
-				BITS_TO_LONGS(nr_cpu_ids), c->tg);
+	if (c->kind == SHADOW_WAITER_ANY && !c->tg) {	/* the common case, inline */
+		q->work.any++;
+		slot = SHADOW_SLOT_ANY;
+	} else {
+		slot = shadow_work_note(&q->work, c->kind, (const u64 *)cpumask_bits(p->cpus_ptr),
+					BITS_TO_LONGS(nr_cpu_ids), c->tg);
+	}
 	if (q->work.nr_tg != ntg)
 		q->gen++;
 	if (slot >= 0 && (slot & SHADOW_SLOT_NEW)) {
@@ -677,9 +692,9 @@ void shadow_waiters_publish(struct shadow_cpu *sc, struct rq *rq, struct shadow_
 	} else {
 		u32 i;
 
-		for (i = 0; i < SHADOW_WORK_TGS; i++)
+		for (i = 0; i < w->nr_tg && i < SHADOW_WORK_TGS; i++)
 			e->work.tg_any[i] = w->tg_any[i];
-		for (i = 0; i < SHADOW_WORK_RESTRICTED; i++)
+		for (i = 0; i < w->nr_restricted && i < SHADOW_WORK_RESTRICTED; i++)
 			e->work.rcount[i] = w->rcount[i];
 	}
 	e->movable = shadow_work_total(w);

@@ -41,17 +41,6 @@ static u32 shadow_work_nr_res(const struct shadow_work *w)
 	       w->nr_restricted;
 }
 
-u32 shadow_work_total(const struct shadow_work *w)
-{
-	u32 i, t = w->any + w->unknown;
-
-	for (i = 0; i < shadow_work_nr_tg(w); i++)
-		t += w->tg_any[i];
-	for (i = 0; i < shadow_work_nr_res(w); i++)
-		t += w->rcount[i];
-	return t;
-}
-
 enum shadow_work_answer shadow_work_for_dst(const struct shadow_work *w, int dst,
 					    u32 tg_throttled)
 {

@@ -65,7 +65,16 @@ enum shadow_work_answer {
 void shadow_work_clear(struct shadow_work *w);
 
 /* Waiters counted in @w, whatever their destinations (the `movable` column). */
-u32 shadow_work_total(const struct shadow_work *w);
+static inline u32 shadow_work_total(const struct shadow_work *w)
+{
+	u32 i, t = w->any + w->unknown;
+
+	for (i = 0; i < w->nr_tg && i < SHADOW_WORK_TGS; i++)
+		t += w->tg_any[i];
+	for (i = 0; i < w->nr_restricted && i < SHADOW_WORK_RESTRICTED; i++)
+		t += w->rcount[i];
+	return t;
+}
 
 /* Could the CPU whose summary is @w give a waiter to CPU @dst (no group throttled there)? */
 enum shadow_work_answer shadow_work_for(const struct shadow_work *w, int dst);
