@@ -173,6 +173,7 @@ static struct {
 	struct wr_replay *r;
 	void *rmem;
 	u32 dom_cap;
+	size_t bytes;		/* what wasted_alloc() took (info: wasted_bytes) */
 	struct wf f;
 	struct wasted_topo topo;
 	struct wasted_cgs cgs;	/* the rows as the readers print them (wasted_copy()) */
@@ -906,6 +907,13 @@ static int wasted_alloc(void)
 	    !W.r || !W.rmem || !W.f.cpu || !W.f.steps || !W.f.sort || !W.f.tmp ||
 	    !W.topo.nlev || !W.topo.slot || !W.topo.span)
 		return -ENOMEM;
+	W.bytes = (size_t)num_possible_cpus() * sizeof(struct wasted_pcpu) +
+		  (size_t)n * (sizeof(*W.acc) + sizeof(*W.keys) + sizeof(*W.stretch_seq) +
+			       sizeof(*W.tick_seq) + sizeof(*W.st) + sizeof(*W.f.cpu) +
+			       1 + WASTED_MAX_DOMAINS + (size_t)WASTED_MAX_DOMAINS * words * sizeof(u64)) +
+		  words * sizeof(u64) + (size_t)num_present_cpus() * sizeof(struct wasted_log) +
+		  sizeof(*W.r) + wr_bytes(n, W.dom_cap) +
+		  (size_t)cap * (sizeof(*W.f.steps) + sizeof(*W.f.sort) + sizeof(*W.f.tmp));
 	W.topo.nr_cpus = n;
 	W.topo.words = words;
 	wasted_topo_read();
@@ -1326,6 +1334,8 @@ void shadow_wasted_info(struct seq_file *m)
 	if (!wasted_pc)
 		return;
 	seq_printf(m, "wasted_period_us %u\nwasted_trace_ms %u\n", wasted_period_us, wasted_trace_ms);
+	seq_printf(m, "wasted_bytes %zu\nwasted_log_bytes_per_cpu %zu\n", W.bytes,
+		   sizeof(struct wasted_log));
 	if (shadow_wasted_thread && !atomic_read(&shadow_wasted_asleep))
 		seq_printf(m, "wasted_sampler thread:cpu%d\n", task_cpu(shadow_wasted_thread));
 	else

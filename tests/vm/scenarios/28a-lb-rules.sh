@@ -18,7 +18,8 @@
 # Checks: the model agrees with the kernel on every judged attempt of the
 # phases but those whose inputs moved (stale) or that the module explained;
 # phase A made attempts decided by fully_busy_later (>= 20 on a machine
-# with three or more top-level groups), and in each of them the rule in
+# with three or more top-level groups; the phase lasts up to 24 s to get
+# them on a slow guest), and in each of them the rule in
 # force matched the kernel where the flipped one did not.  The evidence of
 # every rule is printed per phase.
 # timeout: 120
@@ -39,9 +40,12 @@ in_first() {	# in_first CPU: is CPU in first_group (a hex mask, ',' every 32 bit
 }
 ev() { awk '$1 ~ /^lb_rule_evidence\./ { sub(/^lb_rule_evidence\./, "", $1); printf "%s=%s ", $1, $2 }' "$1"; }
 agree_line() { awk '$1 ~ /^lb_(judged|model_agree|model_disagree_(stale|known|unknown))$/ { printf "%s %s ", $1, $2 }' "$1"; }
-# phase NAME SECS HOGSPEC: hogs "cpu:count ..." pinned, SECS of idle balancing
+# phase NAME SECS HOGSPEC [RULE MIN MAXSECS]: hogs "cpu:count ..." pinned,
+# SECS of idle balancing; with RULE, more (2 s at a time, MAXSECS in all)
+# until RULE's evidence counts MIN decided attempts: a slow guest balances
+# less often in the same time
 phase() {
-	local name=$1 secs=$2 spec=$3 c k i
+	local name=$1 secs=$2 spec=$3 rule=$4 min=$5 max=$6 c k i
 	for c in $spec; do
 		k=${c#*:}
 		i=0
@@ -53,9 +57,15 @@ phase() {
 	sleep 1
 	lb_reset
 	sleep "$secs"
+	if [ -n "$rule" ]; then
+		while [ "$secs" -lt "$max" ] && [ "$(awk -v k="lb_rule_evidence.$rule" '$1 == k { split($2, f, ":"); print f[1] + 0 }' "$SS/info")" -lt "$min" ]; do
+			sleep 2
+			secs=$((secs + 2))
+		done
+	fi
 	cat "$SS/info" > "/tmp/l28a.$name"
 	bg_stop
-	diag "[$name] hogs $spec (first group $first_group, shell on cpu$shcpu): $(agree_line "/tmp/l28a.$name")"
+	diag "[$name] hogs $spec (first group $first_group, shell on cpu$shcpu), ${secs}s: $(agree_line "/tmp/l28a.$name")"
 	diag "[$name] evidence decided:in_force:flipped: $(ev "/tmp/l28a.$name")"
 }
 
@@ -66,7 +76,7 @@ while [ $c -lt "$n" ]; do
 	[ "$(in_first $c)" = 1 ] || spec="$spec $c:1"
 	c=$((c + 1))
 done
-phase A 6 "$spec"
+phase A 6 "$spec" fully_busy_later 20 24
 # B. cpu1 offline (cpu0's group, its core or its package, loses a CPU);
 # 2 hogs on cpu2, 1 on every other CPU but cpu0
 off=
