@@ -522,9 +522,15 @@ bool shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change)
 	 * A task expected to run next that is running now: the switch went by
 	 * unseen (no sched_switch hook).  pending_next is only set where
 	 * every candidate has the same key, so it does not matter which ran.
+	 * An RT or DL task running instead (the task that left became one,
+	 * sched_setscheduler() on itself): the task expected next waits
+	 * behind it, and may be pulled: count it again.
 	 */
-	if (unlikely(q->pending_next) && shadow_curr_in(curr) && !shadow_curr_leaving(curr))
+	if (unlikely(q->pending_next) && !shadow_curr_leaving(curr)) {
+		if (!shadow_curr_in(curr))
+			goto rescan;
 		q->pending_next = 0;
+	}
 	if (runnable == q->qseen && (change == 1 || change == -1)) {
 		/* an RT, DL or stop task came or went: no CFS task did */
 		return true;
