@@ -334,6 +334,19 @@ int main(int argc, char **argv)
 				worst[i] = res.ns_per_change;
 		}
 	}
+	/* what the module allocates for these at load (module/wasted.c, wasted_alloc()) */
+	printf("# memory at load: the replay's tables (wr_bytes), the per-CPU logs (%zu B each), "
+	       "the sort buffers (%u records per CPU)\n", sizeof(struct wasted_log), WASTED_LOG);
+	for (i = 0; i < 4; i++) {
+		u64 n = sizes[i], cap = n * WASTED_LOG;
+		u64 tab = wr_bytes(n, 4 * n + 8), lg = n * sizeof(struct wasted_log),
+		    so = cap * (sizeof(struct wf_step) + 2 * sizeof(struct wf_sort));
+
+		if (one && sizes[i] != one)
+			continue;
+		printf("wasted replay memory at %u CPUs: tables %.1f MB, logs %.1f MB, sort buffers %.1f MB, total %.1f MB\n",
+		       sizes[i], tab / 1e6, lg / 1e6, so / 1e6, (tab + lg + so) / 1e6);
+	}
 	if (targets)
 		for (i = 2; i < 4; i++) {
 			if (one && sizes[i] != one)
