@@ -1361,7 +1361,7 @@ void shadow_wasted_info(struct seq_file *m)
 	seq_printf(m, "wasted_changes_ns_mean %llu\n", cp.changes ? div64_u64(cp.cost_ns, cp.changes) : 0);
 	seq_printf(m, "wasted_lost %llu\nwasted_late_max_us %llu\n", cp.lost,
 		   cp.late_max_ns / NSEC_PER_USEC);
-	seq_printf(m, "wasted_overflow keys:%llu masks:%llu covers:%llu\n", cp.ovf.keys,
+	seq_printf(m, "wasted_overflow keys:%llu,masks:%llu,covers:%llu\n", cp.ovf.keys,
 		   cp.ovf.masks, cp.ovf.covers);
 	/* the window the counters cover (CLOCK_MONOTONIC ns): what an independent check integrates over */
 	seq_printf(m, "wasted_since_ns %llu\nwasted_until_ns %llu\n", cp.since_ns, cp.until_ns);

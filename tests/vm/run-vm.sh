@@ -30,7 +30,7 @@
 #                             nr_cpu_ids far above the online CPUs (QEMU 7.2
 #                             TCG has no x2APIC: APIC ids end at 255)
 #   VM_MEM        default 2G
-#   VM_TIMEOUT    seconds before the VM is killed (default 900)
+#   VM_TIMEOUT    seconds before the VM is killed (default 900; make test-vm: 1500)
 #   VM_SCENARIOS  comma-separated globs of scenario names to run
 #   VM_SCENARIO_TIMEOUT  per-scenario guest timeout (default 120)
 #   VM_APPEND     extra kernel command line
