@@ -27,7 +27,8 @@
  * it samples on time on a busy machine); its own time on a CPU does not
  * change whether the CPU counts as busy, it is nobody's waiter, and its
  * wakeups of idle CPUs are counted (`idle_wakeups`).  When no CPU is busy it sleeps
- * until the next record (a CPU's first change wakes it through irq_work).
+ * until the next record (a CPU's first change wakes it through irq_work)
+ * and samples a period after it: at most one wakeup per period.
  * The log's clock is CLOCK_MONOTONIC (ktime_get_mono_fast_ns()).
  *
  * Attribution: the audit's attempt-return handler calls
@@ -805,6 +806,18 @@ static int wasted_thread_fn(void *data)
 			W.sleeps++;
 			schedule();
 			atomic_set(&shadow_wasted_asleep, 0);
+			/*
+			 * Woken by a CPU's first record: sample a period later,
+			 * as the timer would.  Sampling at once would run in the
+			 * idle slot before the task that woke (idle still: asleep
+			 * again), a wakeup per idle-to-busy change of any CPU.
+			 */
+			set_current_state(TASK_INTERRUPTIBLE);
+			if (kthread_should_stop()) {
+				__set_current_state(TASK_RUNNING);
+				break;
+			}
+			schedule_hrtimeout_range(&period, wasted_period_ns / 8, HRTIMER_MODE_REL);
 			continue;
 		}
 		set_current_state(TASK_INTERRUPTIBLE);
