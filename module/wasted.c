@@ -182,6 +182,9 @@ static struct {
 
 static u64 wasted_period_ns;
 atomic64_t shadow_wasted_idle_wakeups = ATOMIC64_INIT(0);
+static atomic64_t wasted_moves = ATOMIC64_INIT(0);	/* the sampler's affinity changes */
+static cpumask_var_t wasted_hk, wasted_where;	/* housekeeping CPUs; where it may run now */
+static bool wasted_where_ok, wasted_where_all;	/* both allocated; wasted_where is all of them */
 static char wasted_state[80] = "inactive:not-initialized";
 static char wasted_cause_state[80] = "inactive:not-initialized";
 
@@ -446,6 +449,7 @@ static void wasted_clear(u64 now)
 	W.samples = W.cost_ns = W.cost_max_ns = W.sleeps = W.changes = W.late_max_ns = 0;
 	W.delta_max_ns = 0;
 	atomic64_set(&shadow_wasted_idle_wakeups, 0);
+	atomic64_set(&wasted_moves, 0);
 	W.reset = now;
 }
 
@@ -779,20 +783,58 @@ static bool wasted_pending(void)
 	return false;
 }
 
+/*
+ * Where the sampler runs next (W.lock held, after a sample): on a busy
+ * housekeeping CPU, so that its timer and its wakeups interrupt a CPU
+ * that runs anyway, never an idle one (an idle CPU woken every period
+ * would also balance on going idle again: the module would make the
+ * balancing it audits).  Return: true if its affinity must change to
+ * wasted_where: it runs on a CPU idle at this sample (it counts as what
+ * it ran before) and a busy one exists, or none does and it is not on
+ * every housekeeping CPU already.
+ */
+static bool wasted_pick_where(void)
+{
+	int c, me = raw_smp_processor_id();
+
+	if (!wasted_where_ok || !W.r->cpu)
+		return false;
+	cpumask_clear(wasted_where);
+	for_each_cpu(c, wasted_hk) {
+		if (c >= W.topo.nr_cpus)
+			break;
+		if (W.r->cpu[c].state == WR_BUSY)
+			__cpumask_set_cpu(c, wasted_where);
+	}
+	if (cpumask_test_cpu(me, wasted_where))
+		return false;
+	if (cpumask_empty(wasted_where)) {
+		if (wasted_where_all)
+			return false;
+		cpumask_copy(wasted_where, wasted_hk);
+	}
+	return true;
+}
+
 static int wasted_thread_fn(void *data)
 {
 	while (!kthread_should_stop()) {
 		u64 t0 = local_clock(), cost;
 		ktime_t period = ns_to_ktime(wasted_period_ns);
-		bool busy;
+		bool busy, move;
 
 		mutex_lock(&W.lock);
 		busy = wasted_sample(shadow_wasted_clock());
+		move = busy && wasted_pick_where();
 		cost = local_clock() - t0;
 		W.cost_ns += cost;
 		if (cost > W.cost_max_ns)
 			W.cost_max_ns = cost;
 		mutex_unlock(&W.lock);
+		if (move && !set_cpus_allowed_ptr(current, wasted_where)) {
+			wasted_where_all = cpumask_equal(wasted_where, wasted_hk);
+			atomic64_inc(&wasted_moves);
+		}
 		if (!busy) {
 			/* nothing runs, nothing can wait: sleep until a record comes */
 			set_current_state(TASK_INTERRUPTIBLE);
@@ -839,6 +881,12 @@ void shadow_wasted_wake(void)
 static void wasted_free(void)
 {
 	int cpu;
+
+	if (wasted_where_ok) {
+		wasted_where_ok = false;
+		free_cpumask_var(wasted_where);
+		free_cpumask_var(wasted_hk);
+	}
 
 	if (wasted_pc) {
 		for_each_possible_cpu(cpu)
@@ -949,7 +997,6 @@ static int wasted_alloc(void)
 int shadow_wasted_init(void)
 {
 	struct task_struct *t;
-	cpumask_var_t hk;
 	int err;
 
 	if (wasted_period_us && (wasted_period_us < WASTED_PERIOD_MIN_US ||
@@ -985,10 +1032,15 @@ int shadow_wasted_init(void)
 		return 0;
 	}
 	/* housekeeping CPUs only: never a nohz_full or isolated one */
-	if (zalloc_cpumask_var(&hk, GFP_KERNEL)) {
-		wasted_housekeeping(hk);
-		set_cpus_allowed_ptr(t, hk);
-		free_cpumask_var(hk);
+	if (zalloc_cpumask_var(&wasted_hk, GFP_KERNEL)) {
+		wasted_housekeeping(wasted_hk);
+		set_cpus_allowed_ptr(t, wasted_hk);
+		if (zalloc_cpumask_var(&wasted_where, GFP_KERNEL)) {
+			wasted_where_ok = true;	/* it follows the busy CPUs */
+			wasted_where_all = true;
+		} else {
+			free_cpumask_var(wasted_hk);
+		}
 	}
 	/* the lowest real-time priority: it samples on time without outranking real work */
 	sched_set_fifo_low(t);
@@ -1369,7 +1421,8 @@ void shadow_wasted_info(struct seq_file *m)
 	seq_printf(m, "wasted_sample_ns_mean %llu\nwasted_sample_ns_max %llu\n",
 		   cp.samples ? div64_u64(cp.cost_ns, cp.samples) : 0, cp.cost_max_ns);
 	seq_printf(m, "wasted_sample_gap_max_us %llu\n", cp.delta_max_ns / NSEC_PER_USEC);
-	seq_printf(m, "wasted_idle_wakeups %llu\nwasted_sleeps %llu\n", cp.idle_wakeups, cp.sleeps);
+	seq_printf(m, "wasted_idle_wakeups %llu\nwasted_sleeps %llu\nwasted_sampler_moves %lld\n",
+		   cp.idle_wakeups, cp.sleeps, (long long)atomic64_read(&wasted_moves));
 	seq_printf(m, "wasted_changes %llu\n", cp.changes);
 	seq_printf(m, "wasted_changes_ns_mean %llu\n", cp.changes ? div64_u64(cp.cost_ns, cp.changes) : 0);
 	seq_printf(m, "wasted_lost %llu\nwasted_late_max_us %llu\n", cp.lost,

@@ -24,7 +24,7 @@
 # and the oracle's agreement (host side).  The widened hogs stop about 1 s
 # before the window ends (burn -d 8), so a wasted stretch ends inside the
 # window and its trace event is seen.
-# plan: 14
+# plan: 16
 # timeout: 180
 need_module "wasted local imbalance: module loaded" || return 0
 . /lib/vm/wasted.sh
@@ -62,7 +62,14 @@ for name in w41imb w41ctl; do
 	diag "$name: cpu2 wasted $c2 ms of $s2 ms sampled (unknown $u2 ms); top attribution: $top"
 	awk 'NR > 1' $f | diag
 	awk 'NR > 2 && $1 != "all" && $6 + 0 >= 1' /tmp/$name.wasted_attrib | diag
-	grep -E '^wasted_(samples|sample_ns|idle_wakeups|handoffs|stops|policy)' /tmp/$name.info | tr '\n' ' ' | diag
+	grep -E '^wasted_(samples|sample_ns|idle_wakeups|sleeps|sampler_moves|policy)' /tmp/$name.info | tr '\n' ' ' | diag
+	# the sampler runs on a busy CPU (hogs keep CPUs busy all along): it
+	# wakes an idle one in at most 1 of 10 samples (context switches from
+	# the idle task to it, counted by the module's sched_switch probe)
+	ns=$(awk '$1 == "wasted_samples" { print $2 }' /tmp/$name.info)
+	niw=$(awk '$1 == "wasted_idle_wakeups" { print $2 }' /tmp/$name.info)
+	[ "${ns:-0}" -ge 100 ] && [ $((${niw:-1} * 10)) -le "$ns" ]
+	check $? "$name: the sampler woke an idle CPU in ${niw:-?} of ${ns:-?} samples (at most 1 in 10, at least 100 samples)"
 	# kernel threads waiting behind a hog may waste a little elsewhere
 	other=$(awk 'NR > 2 && $1 != 2 { s += $5 } END { printf "%.0f", s }' $f)
 	[ "$other" -le $((WIN * 1000 / 20)) ]
@@ -102,7 +109,7 @@ for name in w41imb w41ctl; do
 	echo "$hc $c2 $wall" | awk '{ exit !($1 >= 0.95 * $2 - 20 && $1 <= $3 * 1.01 + 20) }'
 	check $? "$name: the hogs' cgroup (/) carries cpu2's waste, within all CPUs' ($c2 <= $hc <= $wall ms)"
 done
-# plan so far: 2 windows x 6 = 12
+# plan so far: 2 windows x 7 = 14
 ic=$(w_val /tmp/w41imb.wasted 2 wasted_ms)
 cc=$(w_val /tmp/w41ctl.wasted 2 wasted_ms)
 diag "local imbalance: cpu2 wasted $ic ms of $WIN s ($(w_top /tmp/w41imb.wasted_attrib 2)); control: $cc ms ($(w_top /tmp/w41ctl.wasted_attrib 2))"
