@@ -45,7 +45,10 @@ The window comes from the trace.  One SCHED_FIFO writer (wr -f) writes
 "wasted: reset NAME", the module's reset and "wasted: window NAME begin";
 another "wasted: window NAME end", `enable 0` (the pause) and "wasted:
 paused NAME".  The trace also holds the sampler's ticks: hrtimer_expire_entry
-of the module's timer function.  A reset takes effect at the sampler's
+of the module's timer function, or the sampler thread's sched_switch in
+(it samples first thing; a switch in without a sample, after a wakeup
+from its all-idle sleep or a move, only adds a candidate no clock read
+matches).  A reset takes effect at the sampler's
 first sample after the write; the pause stops sampling at once (the
 static key's count drops before the write patches anything), so the
 module's counters cover the first tick after the reset to the last one
@@ -203,9 +206,10 @@ class Window:
 
 
 def parse_events(win):
-    """the trace's events in time order, and the module's timer expiries
-    (hrtimer_expire_entry of a function in [sched_shadow]: the sampler's
-    ticks) apart; other timers are dropped"""
+    """the trace's events in time order, and the sampler's ticks apart (the
+    module's timer expiries, hrtimer_expire_entry of a function in
+    [sched_shadow], and the sampler thread's switches in, which stay
+    events too); other timers are dropped"""
     events = []
     ticks = []
     for line in win.files.get("trace", "").splitlines():
@@ -217,6 +221,8 @@ def parse_events(win):
             if MODULE_TIMER in m.group("rest"):
                 ticks.append(ts)
             continue
+        if m.group("ev") == "sched_switch" and SAMPLER_RE.search(m.group("rest")):
+            ticks.append(ts)    # the sampler thread switched in: it samples first thing
         events.append((ts, int(m.group("cpu")), m.group("ev"), m.group("rest"), int(m.group("pid"))))
     events.sort(key=lambda e: e[0])
     ticks.sort()
@@ -311,8 +317,9 @@ def window_of(marks, ticks, since, until, period_ms, all_idle):
     """The window to integrate, from the trace, and the check of the
     module's since/until against it: (start, end, ok, why, how).
 
-    With the sampler's ticks in the trace: the reset takes effect at the
-    first tick after the reset write (a tick between the reset marker and
+    With the sampler's ticks in the trace: the counters start at the reset
+    write's own time (since between the reset and begin markers), or at
+    the first tick after the reset write (a tick between the reset marker and
     the one after the begin marker, which follows the write); since must be
     that tick's clock read (at most TICK_EPS_MS after its event).  The
     pause stops sampling at once (the static key's count drops before the
@@ -338,6 +345,10 @@ def window_of(marks, ticks, since, until, period_ms, all_idle):
             m = [t for t in cand if -1e-6 <= x - t <= eps]
             return max(m) if m else None
         ms, mu = match(since, cand_s), match(until, cand_u)
+        # a reset starts the counters at its own time (read in the write,
+        # between the reset and begin markers) when a sample follows it
+        if ms is None and since is not None and marks["reset"] <= since <= marks["begin"]:
+            ms = since
         start = ms if ms is not None else (after_b[0] if after_b else marks["begin"])
         end = mu if mu is not None else (before_e[-1] if before_e else marks["end"])
         if ms is None:
