@@ -268,10 +268,10 @@ int main(void)
 						w.throttled++;
 						continue;
 					}
-					shadow_work_note_tg(&w, kind, mask, SHADOW_WORK_MASK_WORDS, tg);
+					shadow_work_note(&w, kind, mask, SHADOW_WORK_MASK_WORDS, tg);
 					continue;
 				}
-				shadow_work_note(&w, kind, mask, SHADOW_WORK_MASK_WORDS);
+				shadow_work_note(&w, kind, mask, SHADOW_WORK_MASK_WORDS, 0);
 			}
 			/* module/audit.c audit_tg_throttled(): the groups throttled on dst */
 			for (t = 0; t < w.nr_tg && t < SHADOW_WORK_TGS; t++)

@@ -30,8 +30,8 @@ def read_table(path=None):
 
 
 def work_restricted_bound(path=None):
-    """SHADOW_WORK_RESTRICTED of module/core/work.h: how many restricted
-    waiters a CPU's published summary records with their masks."""
+    """SHADOW_WORK_RESTRICTED of module/core/work.h: how many windows of
+    restricted waiters (mask and group) a CPU's published summary keeps."""
     path = path or os.path.join(TOP, "module", "core", "work.h")
     m = re.search(r"#define\s+SHADOW_WORK_RESTRICTED\s+(\d+)", open(path).read())
     return int(m.group(1))
@@ -65,23 +65,32 @@ def cpu_work(r, names, case, i, dst):
     """Work CPU i can give dst, as far as the published summary can say.
 
     fair.c decides per waiter (fairmodel.can_migrate()); the publisher
-    (module/core/work.h) records only the first SHADOW_WORK_RESTRICTED
-    waiters whose affinity is neither every CPU nor one CPU: a further
-    such waiter makes the answer "unknown" unless another waiter is a yes.
-    An event's CPU entry says how many it left out (`unknown`), also when
-    its published waiters were not of the model's moment (module/audit.c).
+    (module/core/work.h) keeps the waiters whose affinity is neither every
+    CPU nor one CPU by window (their mask and their bandwidth group), up to
+    SHADOW_WORK_RESTRICTED distinct windows: a waiter of a window already
+    kept is counted there, one of a further window makes the answer
+    "unknown" unless another waiter is a yes.  A waiter whose group is
+    throttled on its CPU (before the task-based throttle) is not noted at
+    all.  An event's CPU entry says how many it left out (`unknown`), also
+    when its published waiters were not of the model's moment
+    (module/audit.c).
     """
     c = case["cpus"][i]
     n = len(case["cpus"])
-    restricted = 0
+    windows = []
     unknown = bool(c.get("unknown", 0))
     for w in c.get("waiters", ()):
-        kind_restricted = not w.get("migdis") and 1 < len(w["mask"]) < n
+        kind_restricted = not w.get("migdis") and not w.get("kthread") and 1 < len(w["mask"]) < n
         if kind_restricted:
-            restricted += 1
-            if restricted > names.bound:
-                unknown = True
+            tg = w.get("tg") or 0
+            if tg and not r["throttle_dst_only"] and tg in c.get("throttled", ()):
                 continue
+            key = (tuple(w["mask"]), tg)
+            if key not in windows:
+                if len(windows) >= names.bound:
+                    unknown = True
+                    continue
+                windows.append(key)
         if fm.can_migrate(r, case, i, w, dst):
             return fm.WORK_YES
     return fm.WORK_UNKNOWN if unknown else fm.WORK_NO
