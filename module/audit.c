@@ -193,6 +193,7 @@ struct audit_attempt {
 	int dst_work;		/* at the return: ks_rq_has_work(dst_rq); -1 unknown */
 	u64 audit_ns;		/* the audit's handlers' time in this attempt (idle, newidle) */
 	u64 t_start;		/* local_clock() at the attempt's entry (idle, newidle) */
+	u64 judged_ns;		/* when its first search was judged (wasted-core time's clock) */
 	struct audit_domain d;
 	struct audit_result res;
 	struct audit_gstats *gs;	/* [audit_max_groups] */
@@ -1113,6 +1114,7 @@ static void audit_attempt_keep(struct audit_pcpu *a, const struct audit_domain *
 	int g;
 
 	at->judged = true;
+	at->judged_ns = shadow_wasted_clock();
 	at->dom = dom;
 	at->dst = dst;
 	at->d = *d;
@@ -1203,6 +1205,7 @@ static void audit_judge_call(struct audit_pcpu *a, void *env, struct sched_group
 		raw_write_seqcount_end(&a->seq);
 		if (first_search && audit_att_registered) {
 			at->judged = true;
+			at->judged_ns = 0;	/* busy: wasted-core time ignores it */
 			at->dom = dom;
 			at->dst = dst;
 			at->res.verdict = AUDIT_BUSY;
@@ -1559,7 +1562,7 @@ static int audit_att_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	raw_write_seqcount_end(&a->seq);
 	if (at->judged)		/* wasted.c: charge wasted time to this attempt */
 		shadow_wasted_attempt(at->dst, audit_domain_names[at->dom], at->res.verdict,
-				      at->res.reason, moved, at->kicked);
+				      at->res.reason, moved, at->kicked, at->judged_ns);
 	if (at->judged && at->res.verdict != AUDIT_BUSY && trace_lb_verdict_enabled()) {
 		/*
 		 * Work on the destination now: should_we_balance() ends a redo

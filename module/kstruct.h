@@ -288,6 +288,97 @@ static __always_inline const struct cpumask *ks_sd_span(const struct sched_domai
 	return sched_domain_span((struct sched_domain *)sd);
 }
 
+/*
+ * wasted.c: the state that says why no balancing ran (docs/wasted.md).
+ * Each field is optional: when the kernel lacks it, or it has another
+ * size than the one read here, the accessor says so (*ok = false) and the
+ * rule that needs it is off.  Racy reads of another CPU's fields, in
+ * process context: "the state at that moment".
+ */
+#define KS_WHY_READ(type, p, s, f, ok)						\
+	({ *(ok) = true; READ_ONCE(*KS_ADDR(const type, p, s, f)); })
+
+static __always_inline bool ks_rq_tick_stopped(const struct rq *rq, bool *ok)
+{
+#if HAS_KS_rq__nohz_tick_stopped && KS_rq__nohz_tick_stopped_SIZE == 4
+	return KS_WHY_READ(unsigned int, rq, rq, nohz_tick_stopped, ok) != 0;
+#else
+	*ok = false;
+	return false;
+#endif
+}
+
+static __always_inline unsigned int ks_rq_nohz_flags(const struct rq *rq, bool *ok)
+{
+#if HAS_KS_rq__nohz_flags && KS_rq__nohz_flags_SIZE == 4
+	return (unsigned int)KS_WHY_READ(int, rq, rq, nohz_flags, ok);
+#else
+	*ok = false;
+	return 0;
+#endif
+}
+
+static __always_inline unsigned long ks_rq_next_balance(const struct rq *rq, bool *ok)
+{
+#if HAS_KS_rq__next_balance && KS_rq__next_balance_SIZE == 8
+	return KS_WHY_READ(unsigned long, rq, rq, next_balance, ok);
+#else
+	*ok = false;
+	return 0;
+#endif
+}
+
+static __always_inline u64 ks_rq_avg_idle(const struct rq *rq, bool *ok)
+{
+#if HAS_KS_rq__avg_idle && KS_rq__avg_idle_SIZE == 8
+	return KS_WHY_READ(u64, rq, rq, avg_idle, ok);
+#else
+	*ok = false;
+	return 0;
+#endif
+}
+
+static __always_inline unsigned long ks_sd_last_balance(const struct sched_domain *sd, bool *ok)
+{
+#if HAS_KS_sched_domain__last_balance && KS_sched_domain__last_balance_SIZE == 8
+	return KS_WHY_READ(unsigned long, sd, sched_domain, last_balance, ok);
+#else
+	*ok = false;
+	return 0;
+#endif
+}
+
+/* milliseconds */
+static __always_inline unsigned int ks_sd_balance_interval(const struct sched_domain *sd, bool *ok)
+{
+#if HAS_KS_sched_domain__balance_interval && KS_sched_domain__balance_interval_SIZE == 4
+	return KS_WHY_READ(unsigned int, sd, sched_domain, balance_interval, ok);
+#else
+	*ok = false;
+	return 0;
+#endif
+}
+
+static __always_inline u64 ks_sd_max_newidle_lb_cost(const struct sched_domain *sd, bool *ok)
+{
+#if HAS_KS_sched_domain__max_newidle_lb_cost && KS_sched_domain__max_newidle_lb_cost_SIZE == 8
+	return KS_WHY_READ(u64, sd, sched_domain, max_newidle_lb_cost, ok);
+#else
+	*ok = false;
+	return 0;
+#endif
+}
+
+static __always_inline unsigned int ks_sd_newidle_ratio(const struct sched_domain *sd, bool *ok)
+{
+#if HAS_KS_sched_domain__newidle_ratio && KS_sched_domain__newidle_ratio_SIZE == 4
+	return KS_WHY_READ(unsigned int, sd, sched_domain, newidle_ratio, ok);
+#else
+	*ok = false;
+	return 0;
+#endif
+}
+
 /* --- struct sched_group / sched_group_capacity --- */
 static __always_inline struct sched_group *ks_sg_next(const struct sched_group *sg)
 {

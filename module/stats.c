@@ -32,6 +32,7 @@ static const char * const shadow_stat_names[SS_NR_HOOKS] = {
 	[SS_TRACE_CFS] = "pelt_cfs_tp.trace",
 	[SS_NR_RUNNING] = "sched_update_nr_running_tp",
 	[SS_SWITCH] = "sched_switch",
+	[SS_WAKEUP] = "wasted_wakeup",
 	[SS_LB_ENTRY] = "lb_entry",
 	[SS_LB_RETURN] = "lb_return",
 	[SS_LB_ATTEMPT] = "lb_attempt",

@@ -22,6 +22,7 @@ enum shadow_stat_hook {
 	SS_TRACE_CFS,		/* trace_feed.c's pelt_cfs_tp probe (sched_load_cfs_rq on) */
 	SS_NR_RUNNING,
 	SS_SWITCH,
+	SS_WAKEUP,		/* wakeup.c's select_task_rq_fair() return probe */
 	SS_LB_ENTRY,
 	SS_LB_RETURN,
 	SS_LB_ATTEMPT,		/* the audit's attempt-return handler */

@@ -271,6 +271,51 @@ TRACE_EVENT(wasted_interval,
 		  __entry->verdict, __entry->reason, __entry->cause)
 );
 
+/*
+ * A wakeup (or fork) placement that left a CPU idle (wakeup.c): pid was
+ * put on target_cpu, which was busy, while idle_cpus CPUs it may run on
+ * were idle, the nearest of them (in the lowest domain of the target that
+ * holds one: level, rel smt/llc/above_llc) nearest_cpu.  prev_cpu and
+ * waker_cpu are select_task_rq_fair()'s inputs; path is inferred from
+ * them (docs/wasted.md, "Wakeup placement").  Under the task's pi_lock.
+ */
+TRACE_EVENT(wakeup_miss,
+
+	TP_PROTO(int pid, int prev_cpu, int waker_cpu, int target_cpu, const char *path,
+		 const char *level, const char *rel, unsigned int idle_cpus, int nearest_cpu),
+
+	TP_ARGS(pid, prev_cpu, waker_cpu, target_cpu, path, level, rel, idle_cpus, nearest_cpu),
+
+	TP_STRUCT__entry(
+		__field(int, pid)
+		__field(int, prev_cpu)
+		__field(int, waker_cpu)
+		__field(int, target_cpu)
+		__array(char, path, 12)
+		__array(char, level, 8)
+		__array(char, rel, 12)
+		__field(unsigned int, idle_cpus)
+		__field(int, nearest_cpu)
+	),
+
+	TP_fast_assign(
+		__entry->pid = pid;
+		__entry->prev_cpu = prev_cpu;
+		__entry->waker_cpu = waker_cpu;
+		__entry->target_cpu = target_cpu;
+		strscpy(__entry->path, path, 12);
+		strscpy(__entry->level, level, 8);
+		strscpy(__entry->rel, rel, 12);
+		__entry->idle_cpus = idle_cpus;
+		__entry->nearest_cpu = nearest_cpu;
+	),
+
+	TP_printk("pid=%d prev_cpu=%d waker_cpu=%d target_cpu=%d path=%s level=%s rel=%s idle_cpus=%u nearest_cpu=%d",
+		  __entry->pid, __entry->prev_cpu, __entry->waker_cpu, __entry->target_cpu,
+		  __entry->path, __entry->level, __entry->rel, __entry->idle_cpus,
+		  __entry->nearest_cpu)
+);
+
 #endif /* SHADOW_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -77,7 +77,9 @@
 #include "trace.h"
 #include "wasted.h"
 #include "core/audit_core.h"
+#include "core/wasted_why.h"
 #include "dbgfs_input.h"
+#include "wakeup.h"
 
 /* Kernel API differences, all here (lttng's include/wrapper idea). */
 #ifdef IRQ_WORK_INIT_HARD	/* 5.11+: run in hard-IRQ context on PREEMPT_RT too */
@@ -106,6 +108,7 @@ static void wasted_housekeeping(struct cpumask *m)
 }
 
 struct wasted_log **shadow_wasted_logs;
+unsigned long *shadow_wasted_idle;
 atomic_t shadow_wasted_asleep = ATOMIC_INIT(0);
 struct task_struct *shadow_wasted_thread;
 
@@ -127,8 +130,9 @@ u32 shadow_wasted_track_gen;	/* bumped when the tracked process changes */
 
 /* Per possible CPU: the attempts destined to it. */
 struct wasted_pcpu {
-	/* last judged attempt per level with this CPU as destination (packed) */
+	/* last judged attempt per level with this CPU as destination (packed), and its time */
 	u32 rec[WASTED_NR_LEVELS];
+	u64 at[WASTED_NR_LEVELS];
 	atomic_t seq[WASTED_NR_LEVELS];
 	/* can_migrate_task() refusals of the attempt running on this CPU */
 	int cmt_dst;
@@ -138,7 +142,43 @@ struct wasted_pcpu {
 };
 
 static struct wasted_pcpu **wasted_pc;
+/*
+ * The last judged attempt per (level, group of its destination), keyed by
+ * the group's first CPU: should_we_balance() lets only one CPU of a group
+ * balance at a level, on the group's behalf.
+ */
+static u32 *wasted_grp_rec;		/* [WASTED_NR_LEVELS][nr_cpu_ids] */
+static u64 *wasted_grp_at;
 static struct irq_work wasted_kick_work;	/* wakes the sleeping sampler (hot path) */
+
+/*
+ * One CPU's wasted time at one level since it began (an *episode*: pauses
+ * of up to WASTED_STRETCH_GAP_NS, at the sampler's resolution, do not end
+ * it), and what began it: the placement of a waiter next to the idle CPU
+ * (a wakeup mark, wakeup.c), or anything else.  Attempts count from its
+ * start on.
+ */
+enum wasted_begin {
+	WASTED_BEGIN_NONE,	/* no episode open */
+	WASTED_BEGIN_OTHER,
+	WASTED_BEGIN_WAKE,
+};
+
+struct wasted_ep {
+	u64 start;		/* log clock */
+	u64 last;		/* end of the last sample with wasted time at this level */
+	u8 begin;		/* enum wasted_begin */
+	u8 path;		/* WAKE: enum wasted_wake_path */
+};
+
+/*
+ * A placement's mark matches an episode that began within this window
+ * around it: select_task_rq_fair() returns before the enqueue the waiter's
+ * record carries (microseconds; milliseconds when the host deschedules a
+ * vCPU in between).
+ */
+#define WASTED_WAKE_BEFORE_NS	(2ULL * NSEC_PER_MSEC)
+#define WASTED_WAKE_AFTER_NS	(200ULL * NSEC_PER_USEC)
 
 /* A wasted stretch in progress on one CPU: what the trace event reports. */
 #define WASTED_TOP	4
@@ -165,7 +205,7 @@ static struct {
 	bool paused;		/* enable 0: every CPU out, the counters end at last */
 	struct wasted_cpu_acc *acc;
 	struct wasted_keys *keys;
-	u32 (*stretch_seq)[WASTED_NR_LEVELS];
+	struct wasted_ep (*ep)[WASTED_NR_LEVELS];
 	u32 (*tick_seq)[WASTED_NR_LEVELS];
 	struct wasted_stretch *st;
 	u64 *in_stretch;	/* bitmap: CPUs in a wasted stretch */
@@ -178,6 +218,7 @@ static struct {
 	struct wf f;
 	struct wasted_topo topo;
 	struct wasted_cgs cgs;	/* the rows as the readers print them (wasted_copy()) */
+	struct shadow_wake_counts wake_base;	/* the wakeup probe's counts at the reset */
 } W;
 
 static u64 wasted_period_ns;
@@ -218,11 +259,12 @@ out:
 }
 
 void shadow_wasted_attempt(int dst_cpu, const char *domain, int verdict, int reason,
-			   int moved, bool kicked)
+			   int moved, bool kicked, u64 when)
 {
 	struct wasted_pcpu *pc, *me;
 	u32 cause = WASTED_CAUSE_NONE, rec;
-	int lvl;
+	int lvl, g;
+	u64 now;
 
 	if (!static_branch_unlikely(&shadow_wasted_on) || !wasted_pc)
 		return;
@@ -243,9 +285,20 @@ void shadow_wasted_attempt(int dst_cpu, const char *domain, int verdict, int rea
 	pc = wasted_pc[dst_cpu];
 	lvl = wasted_level_of(domain);
 	rec = WASTED_REC_VALID | (u32)(verdict & 0xff) << 16 | (u32)(reason & 0xff) << 8 | cause;
+	now = when ? when : shadow_wasted_clock();
 	WRITE_ONCE(pc->rec[lvl], rec);
-	smp_wmb();	/* the record before the count the sampler compares */
+	smp_wmb();	/* the record before its time and the count the sampler reads */
+	WRITE_ONCE(pc->at[lvl], now);
+	smp_wmb();	/* the time before the count */
 	atomic_inc(&pc->seq[lvl]);
+	g = shadow_wake_group(dst_cpu, lvl);
+	if (g >= 0 && g < nr_cpu_ids && wasted_grp_rec) {
+		size_t i = (size_t)lvl * nr_cpu_ids + g;
+
+		WRITE_ONCE(wasted_grp_rec[i], rec);
+		smp_wmb();	/* the record before its time: a reader that sees the time has it */
+		WRITE_ONCE(wasted_grp_at[i], now);
+	}
 }
 
 /* ---- can_migrate_task() probe: why a right pick moved nothing ---- */
@@ -394,8 +447,12 @@ static void wasted_kick_fn(struct irq_work *work)
 #define WASTED_SD_SHARE_LLC 0
 #endif
 
-/* The domain level of @sd as the audit names it (sd->name, else the flags). */
-static int wasted_sd_level(const struct sched_domain *sd)
+bool shadow_wasted_sd_llc(const struct sched_domain *sd)
+{
+	return ks_sd_flags(sd) & WASTED_SD_SHARE_LLC;
+}
+
+int shadow_wasted_sd_level(const struct sched_domain *sd)
 {
 	const char *name = ks_sd_name(sd);
 	int flags;
@@ -428,7 +485,7 @@ static void wasted_topo_read(void)
 			const unsigned long *bits = cpumask_bits(ks_sd_span(sd));
 			u64 *span = wasted_topo_span(t, c, l);
 
-			t->slot[c * WASTED_MAX_DOMAINS + l] = wasted_sd_level(sd);
+			t->slot[c * WASTED_MAX_DOMAINS + l] = shadow_wasted_sd_level(sd);
 			for (k = 0; k < t->words; k++)
 				span[k] = bits[k];
 		}
@@ -443,6 +500,7 @@ static void wasted_clear(u64 now)
 
 	memset(W.acc, 0, n * sizeof(*W.acc));
 	memset(W.keys, 0, n * sizeof(*W.keys));
+	memset(W.ep, 0, n * sizeof(*W.ep));
 	memset(W.st, 0, n * sizeof(*W.st));
 	memset(W.in_stretch, 0, BITS_TO_LONGS(n) * sizeof(unsigned long));
 	wr_zero(W.r, now);
@@ -450,6 +508,7 @@ static void wasted_clear(u64 now)
 	W.delta_max_ns = 0;
 	atomic64_set(&shadow_wasted_idle_wakeups, 0);
 	atomic64_set(&wasted_moves, 0);
+	shadow_wake_sum(&W.wake_base);
 	W.reset = now;
 }
 
@@ -488,7 +547,14 @@ static void wasted_key_names(u32 key, const char **verdict, const char **reason,
 	*cause = c < WASTED_NR_CAUSES ? wasted_cause_name[c] : "?";
 	if (v == WASTED_V_NO_ATTEMPT) {
 		*verdict = "no_attempt";
-		*reason = "-";
+		*reason = r < WASTED_NR_NA ? wasted_na_name[r] : "?";
+		*cause = c < WASTED_NR_NA_DETAILS ? wasted_na_detail_name[c] : "?";
+		return;
+	}
+	if (v == WASTED_V_WAKEUP) {
+		*verdict = "wakeup";
+		*reason = r < WASTED_NR_WAKE_PATHS ? wasted_wake_path_name[r] : "?";
+		*cause = c < WASTED_NR_RELS ? wasted_rel_name[c] : "?";
 		return;
 	}
 	*verdict = v < AUDIT_NR_VERDICTS ? audit_verdict_name[v] : "?";
@@ -531,34 +597,154 @@ static void wasted_trace(int cpu, u64 end, u64 len, const struct wasted_stretch 
 			      cause);
 }
 
-/* One CPU's attribution of @ns of wasted time at level @lvl. */
-static u32 wasted_charge(int c, u32 lvl, u64 ns, bool first)
+/*
+ * Why no attempt judged idle CPU @c at level @lvl: the kernel's state now
+ * (rq and domain fields through BTF; racy reads of another CPU's, in
+ * process context), decided by core/wasted_why.c's rules.
+ */
+static int wasted_why_now(u32 c, u32 lvl, bool began_idle, int *detail)
+{
+	struct wasted_why_in in = { .began_idle = began_idle, .have_cost = true };
+	struct shadow_cpu *sc = shadow_cpus[c];
+	struct rq *rq = sc ? READ_ONCE(sc->rq) : NULL;
+	struct sched_domain *sd;
+	bool ok, ok2;
+
+	*detail = WASTED_NAD_UNREAD;
+	if (!rq)
+		return WASTED_NA_UNKNOWN;
+	in.now = jiffies;
+	rcu_read_lock();
+	for (sd = ks_rq_sd(rq); sd; sd = ks_sd_parent(sd)) {
+		/* newly idle balancing stops at the first domain whose cost exceeds avg_idle */
+		u64 cost = ks_sd_max_newidle_lb_cost(sd, &ok);
+
+		in.have_cost &= ok;
+		if (cost > in.max_cost)
+			in.max_cost = cost;
+		if (shadow_wasted_sd_level(sd) == lvl)
+			break;
+	}
+	if (sd) {
+		unsigned long ms = ks_sd_balance_interval(sd, &ok);
+		unsigned long max = max(1UL, (unsigned long)HZ * num_online_cpus() / 10);
+
+		in.last_balance = ks_sd_last_balance(sd, &ok2);
+		in.next_balance = ks_rq_next_balance(rq, &in.have_sd);
+		in.have_sd &= ok && ok2;
+		/* get_sd_balance_interval() for an idle CPU: max_load_balance_interval caps it */
+		in.interval = clamp(msecs_to_jiffies(ms), 1UL, max);
+		in.newidle_flag = ks_sd_flags(sd) & SD_BALANCE_NEWIDLE;
+		in.ratio = ks_sd_newidle_ratio(sd, &in.have_ratio);
+	}
+	in.avg_idle = ks_rq_avg_idle(rq, &ok);
+	in.have_cost &= ok;
+	in.tick_stopped = ks_rq_tick_stopped(rq, &in.have_nohz);
+	/* NOHZ_BALANCE_KICK is bit 0 of nohz_flags in every kernel since 4.17 (not in BTF) */
+	in.kick_pending = ks_rq_nohz_flags(rq, &ok) & 1;
+	rcu_read_unlock();
+	return wasted_why(&in, detail);
+}
+
+/*
+ * The last attempt of @c's group at @lvl, when it is later than *@at (the
+ * CPU's own): the group's first idle CPU balances for every CPU of it.
+ */
+static void wasted_group_attempt(u32 c, u32 lvl, u32 *rec, u64 *at)
+{
+	int g = shadow_wake_group(c, lvl);
+	u64 gat;
+	u32 grec;
+	size_t i;
+
+	if (g < 0 || g >= nr_cpu_ids)
+		return;
+	i = (size_t)lvl * nr_cpu_ids + g;
+	gat = READ_ONCE(wasted_grp_at[i]);
+	smp_rmb();	/* the time before the record (the writer's order reversed) */
+	grec = READ_ONCE(wasted_grp_rec[i]);
+	if ((grec & WASTED_REC_VALID) && (!(*rec & WASTED_REC_VALID) || gat > *at)) {
+		*rec = grec;
+		*at = gat;
+	}
+}
+
+/* A new episode of @c's wasted time at @lvl, in the sample (@lo, @now]: when it began, and what began it. */
+static void wasted_ep_open(u32 c, u32 lvl, struct wasted_ep *ep, u64 lo, u64 now)
+{
+	u64 s = wr_level_since(W.r, c, lvl), idle_at = W.r->cpu[c].idle_at, m;
+	u64 from = lo, to = now;
+	u32 path;
+
+	ep->begin = WASTED_BEGIN_OTHER;
+	if (s && s <= now) {
+		ep->start = s;
+		from = s;
+		to = s;
+	} else {
+		ep->start = lo;		/* not known: the sample's start */
+	}
+	/* the CPU went idle with the waiter there: newly idle balancing's chance, no placement's */
+	if (s && s == idle_at)
+		return;
+	if (!shadow_wake_mark(c, lvl, &m, &path))
+		return;
+	if (m + WASTED_WAKE_BEFORE_NS >= from && m <= to + WASTED_WAKE_AFTER_NS && m >= idle_at) {
+		ep->begin = WASTED_BEGIN_WAKE;
+		ep->path = path;
+	}
+}
+
+/*
+ * One CPU's attribution of @ns of wasted time at level @lvl in the sample
+ * (@lo, @now]: the last attempt at (@c, @lvl) made since the episode
+ * began; else the placement that began it; else why no attempt was made.
+ */
+static u32 wasted_charge(int c, u32 lvl, u64 ns, u64 lo, u64 now)
 {
 	struct wasted_pcpu *pc = wasted_pc[c];
+	struct wasted_ep *ep;
 	u32 s, rec, key, attempts;
+	u64 at;
 
 	if (lvl >= WASTED_LVL_NONE) {
-		key = wasted_key(WASTED_LVL_NONE, WASTED_V_NO_ATTEMPT, 0, 0);
+		key = wasted_key(WASTED_LVL_NONE, WASTED_V_NO_ATTEMPT, WASTED_NA_NO_DOMAIN, 0);
 		wasted_keys_add(&W.keys[c], key, ns, 0);
 		return key;
 	}
-	if (first)	/* attempts since the previous sample belong to this stretch */
-		memcpy(W.stretch_seq[c], W.tick_seq[c], sizeof(W.stretch_seq[c]));
+	ep = &W.ep[c][lvl];
+	if (ep->begin == WASTED_BEGIN_NONE || lo > ep->last + WASTED_STRETCH_GAP_NS)
+		wasted_ep_open(c, lvl, ep, lo, now);
+	ep->last = now;
 	s = atomic_read(&pc->seq[lvl]);
-	smp_rmb();	/* the count before the record (the writer's smp_wmb() in between) */
+	smp_rmb();	/* the count before the time and the record (the writer's order reversed) */
+	at = READ_ONCE(pc->at[lvl]);
+	smp_rmb();	/* the time before the record: no record newer than the time read */
 	rec = READ_ONCE(pc->rec[lvl]);
 	attempts = s - W.tick_seq[c][lvl];
 	W.tick_seq[c][lvl] = s;	/* the next charge of this sample counts none of them again */
-	if (s == W.stretch_seq[c][lvl] || !(rec & WASTED_REC_VALID))
-		key = wasted_key(lvl, WASTED_V_NO_ATTEMPT, 0, 0);
-	else
+	if (!(rec & WASTED_REC_VALID) || at < ep->start)
+		wasted_group_attempt(c, lvl, &rec, &at);
+	if ((rec & WASTED_REC_VALID) && at >= ep->start) {
 		key = wasted_key(lvl, (rec >> 16) & 0xff, (rec >> 8) & 0xff, rec & 0xff);
+	} else if (ep->begin == WASTED_BEGIN_WAKE) {
+		key = wasted_key(lvl, WASTED_V_WAKEUP, ep->path, shadow_wake_rel(c, lvl));
+	} else {
+		const struct wr_cpu *rc = &W.r->cpu[c];
+		/* it went idle during the episode with the waiter within reach, no attempt since */
+		bool began_idle = rc->idle_at >= ep->start && rc->idle_lvl <= lvl &&
+				  (!(rec & WASTED_REC_VALID) || rc->idle_at >= at);
+		int why, detail;
+
+		why = wasted_why_now(c, lvl, began_idle, &detail);
+		key = wasted_key(lvl, WASTED_V_NO_ATTEMPT, why, detail);
+	}
 	wasted_keys_add(&W.keys[c], key, ns, attempts);
 	return key;
 }
 
 /* @ns of class @cls (level @lvl) for CPU @c's totals and stretch; a stretch that ended is traced. */
-static void wasted_account(u32 c, u8 cls, u8 lvl, u64 ns, u64 end)
+static void wasted_account(u32 c, u8 cls, u8 lvl, u64 ns, u64 lo, u64 end)
 {
 	struct wasted_out o = { .cls = cls, .level = lvl };
 	struct wasted_cpu_acc *a = &W.acc[c];
@@ -580,7 +766,7 @@ static void wasted_account(u32 c, u8 cls, u8 lvl, u64 ns, u64 end)
 		__set_bit(c, (unsigned long *)W.in_stretch);
 		if (first)
 			memset(st, 0, sizeof(*st));
-		key = wasted_charge(c, lvl, ns, first);
+		key = wasted_charge(c, lvl, ns, lo, end);
 		if (trace_wasted_interval_enabled()) {
 			cg = wr_cause_cgid(W.r, c);
 			if (first && cg)	/* ask for the path now: the event at its end finds it */
@@ -598,6 +784,7 @@ static void wasted_account(u32 c, u8 cls, u8 lvl, u64 ns, u64 end)
  */
 static void wasted_post(u64 end, u64 late)
 {
+	u64 lo = min(W.last, end);	/* the sample's start */
 	u32 c, l;
 
 	for (c = 0; c < W.topo.nr_cpus; c++) {
@@ -608,13 +795,13 @@ static void wasted_post(u64 end, u64 late)
 			waste += p->level[l];
 		if (late && (p->none || p->unknown || waste))
 			W.acc[c].bound_ns += late;
-		wasted_account(c, WASTED_C_OFF, WASTED_LVL_NONE, p->off, end);
-		wasted_account(c, WASTED_C_VOID, WASTED_LVL_NONE, p->vd, end);
-		wasted_account(c, WASTED_C_BUSY, WASTED_LVL_NONE, p->busy, end);
-		wasted_account(c, WASTED_C_NONE, WASTED_LVL_NONE, p->none, end);
-		wasted_account(c, WASTED_C_UNKNOWN, WASTED_LVL_NONE, p->unknown, end);
+		wasted_account(c, WASTED_C_OFF, WASTED_LVL_NONE, p->off, lo, end);
+		wasted_account(c, WASTED_C_VOID, WASTED_LVL_NONE, p->vd, lo, end);
+		wasted_account(c, WASTED_C_BUSY, WASTED_LVL_NONE, p->busy, lo, end);
+		wasted_account(c, WASTED_C_NONE, WASTED_LVL_NONE, p->none, lo, end);
+		wasted_account(c, WASTED_C_UNKNOWN, WASTED_LVL_NONE, p->unknown, lo, end);
 		for (l = 0; waste && l < WASTED_NR_LEVELS; l++)
-			wasted_account(c, WASTED_C_WASTE, l, p->level[l], end);
+			wasted_account(c, WASTED_C_WASTE, l, p->level[l], lo, end);
 		memset(p, 0, sizeof(*p));
 		for (l = 0; wasted_pc[c] && l < WASTED_NR_LEVELS; l++)
 			W.tick_seq[c][l] = atomic_read(&wasted_pc[c]->seq[l]);
@@ -686,6 +873,7 @@ static void wasted_advance(u64 end)
 		end = W.last;
 	if (!W.topo_ns || end - W.topo_ns > WASTED_TOPO_REFRESH_NS) {
 		wasted_topo_read();
+		shadow_wake_topo_read();
 		if (!wr_topology_same(r, &W.topo))
 			W.topo_bad = wr_topology(r, &W.topo, W.last) != 0;
 		W.topo_ns = end;
@@ -896,7 +1084,7 @@ static void wasted_free(void)
 	}
 	kvfree(W.acc);
 	kvfree(W.keys);
-	kvfree(W.stretch_seq);
+	kvfree(W.ep);
 	kvfree(W.tick_seq);
 	kvfree(W.st);
 	kvfree(W.in_stretch);
@@ -907,6 +1095,13 @@ static void wasted_free(void)
 		kfree(shadow_wasted_logs);
 		shadow_wasted_logs = NULL;
 	}
+	bitmap_free(shadow_wasted_idle);
+	shadow_wasted_idle = NULL;
+	shadow_wake_free();
+	kvfree(wasted_grp_rec);
+	kvfree(wasted_grp_at);
+	wasted_grp_rec = NULL;
+	wasted_grp_at = NULL;
 	kvfree(W.r);
 	kvfree(W.rmem);
 	kvfree(W.f.cpu);
@@ -940,12 +1135,15 @@ static int wasted_alloc(void)
 	mutex_init(&W.lock);
 	W.acc = kvcalloc(n, sizeof(*W.acc), GFP_KERNEL);
 	W.keys = kvcalloc(n, sizeof(*W.keys), GFP_KERNEL);
-	W.stretch_seq = kvcalloc(n, sizeof(*W.stretch_seq), GFP_KERNEL);
+	W.ep = kvcalloc(n, sizeof(*W.ep), GFP_KERNEL);
 	W.tick_seq = kvcalloc(n, sizeof(*W.tick_seq), GFP_KERNEL);
 	W.st = kvcalloc(n, sizeof(*W.st), GFP_KERNEL);
 	W.in_stretch = kvcalloc(words, sizeof(u64), GFP_KERNEL);
 	shadow_wasted_logs = kcalloc(n, sizeof(*shadow_wasted_logs), GFP_KERNEL);
-	if (!shadow_wasted_logs)
+	shadow_wasted_idle = bitmap_zalloc(n, GFP_KERNEL);
+	wasted_grp_rec = kvcalloc((size_t)WASTED_NR_LEVELS * n, sizeof(u32), GFP_KERNEL);
+	wasted_grp_at = kvcalloc((size_t)WASTED_NR_LEVELS * n, sizeof(u64), GFP_KERNEL);
+	if (!shadow_wasted_logs || !shadow_wasted_idle || !wasted_grp_rec || !wasted_grp_at)
 		return -ENOMEM;
 	/* the CPUs present now (a CPU that comes later has no log: its state reads void) */
 	for_each_present_cpu(cpu) {
@@ -964,7 +1162,7 @@ static int wasted_alloc(void)
 	W.topo.nlev = kvcalloc(n, 1, GFP_KERNEL);
 	W.topo.slot = kvcalloc(n, WASTED_MAX_DOMAINS, GFP_KERNEL);
 	W.topo.span = kvcalloc((size_t)n * WASTED_MAX_DOMAINS * words, sizeof(u64), GFP_KERNEL);
-	if (!W.acc || !W.keys || !W.stretch_seq || !W.tick_seq || !W.st || !W.in_stretch ||
+	if (!W.acc || !W.keys || !W.ep || !W.tick_seq || !W.st || !W.in_stretch ||
 	    !W.r || !W.rmem || !W.f.cpu || !W.f.steps || !W.f.sort || !W.f.tmp ||
 	    !W.topo.nlev || !W.topo.slot || !W.topo.span)
 		return -ENOMEM;
@@ -1046,6 +1244,7 @@ int shadow_wasted_init(void)
 	sched_set_fifo_low(t);
 	WRITE_ONCE(shadow_wasted_thread, t);
 	wasted_cause_init();
+	shadow_wake_init();
 	snprintf(wasted_state, sizeof(wasted_state), "active:change-logs:period_us=%u",
 		 wasted_period_us);
 	static_branch_enable(&shadow_wasted_on);
@@ -1061,6 +1260,7 @@ void shadow_wasted_exit(void)
 	if (!wasted_pc)
 		return;
 	static_branch_disable(&shadow_wasted_on);
+	shadow_wake_exit();
 	wasted_cause_exit();
 	atomic_set(&shadow_wasted_asleep, 0);
 	irq_work_sync(&wasted_kick_work);
@@ -1084,6 +1284,7 @@ struct wasted_copy {
 	struct wasted_cpu_acc *acc;
 	struct wasted_keys *keys;
 	struct wasted_cgs *cgs;
+	struct shadow_wake_counts *wake;	/* the wakeup probe's, since the reset */
 };
 
 static void wasted_copy_free(struct wasted_copy *cp)
@@ -1091,6 +1292,22 @@ static void wasted_copy_free(struct wasted_copy *cp)
 	kvfree(cp->acc);
 	kvfree(cp->keys);
 	kvfree(cp->cgs);
+	kvfree(cp->wake);
+}
+
+/* The wakeup probe's counts since the reset (@now - @base). */
+static void wasted_wake_since(struct shadow_wake_counts *now, const struct shadow_wake_counts *base)
+{
+	u32 l, p;
+
+	now->calls -= base->calls;
+	now->busy -= base->busy;
+	now->skipped -= base->skipped;
+	for (l = 0; l < WASTED_NR_LEVELS; l++)
+		for (p = 0; p < WASTED_NR_WAKE_PATHS; p++) {
+			now->miss[l][p] -= base->miss[l][p];
+			now->idle[l][p] -= base->idle[l][p];
+		}
 }
 
 /* Every CPU's time up to the replay's and every row brought up to it (readers, under the mutex). */
@@ -1111,7 +1328,8 @@ static int wasted_copy(struct wasted_copy *cp)
 	cp->acc = kvcalloc(n, sizeof(*cp->acc), GFP_KERNEL);
 	cp->keys = kvcalloc(n, sizeof(*cp->keys), GFP_KERNEL);
 	cp->cgs = kvzalloc(sizeof(*cp->cgs), GFP_KERNEL);
-	if (!cp->acc || !cp->keys || !cp->cgs) {
+	cp->wake = kvzalloc(sizeof(*cp->wake), GFP_KERNEL);
+	if (!cp->acc || !cp->keys || !cp->cgs || !cp->wake) {
 		wasted_copy_free(cp);
 		return -ENOMEM;
 	}
@@ -1141,6 +1359,8 @@ static int wasted_copy(struct wasted_copy *cp)
 		cp->ovf = W.r->ovf;
 		cp->since_ns = W.reset + W.mono_off;
 		cp->until_ns = W.last + W.mono_off;
+		shadow_wake_sum(cp->wake);
+		wasted_wake_since(cp->wake, &W.wake_base);
 	}
 	mutex_unlock(&W.lock);
 	return 0;
@@ -1271,8 +1491,15 @@ static void wasted_attrib_row(struct seq_file *m, const char *cpu, u32 key, u64 
 	seq_printf(m, " %llu %d\n", attempts, wasted_key_policy(key) ? 1 : 0);
 }
 
-/* Every CPU's attribution rows summed by key (at most WASTED_KEYS * nr_cpu_ids keys). */
-static int wasted_sum_keys(const struct wasted_copy *cp, struct wasted_keys *sum, u64 *other_ns)
+/* Every CPU's attribution rows summed by key (past WASTED_KEYS_ALL distinct keys: other). */
+#define WASTED_KEYS_ALL		(4 * WASTED_KEYS)
+
+struct wasted_keys_all {
+	u32 nr;
+	struct wasted_key_slot k[WASTED_KEYS_ALL];
+};
+
+static int wasted_sum_keys(const struct wasted_copy *cp, struct wasted_keys_all *sum, u64 *other_ns)
 {
 	u32 c, i, k;
 
@@ -1287,7 +1514,7 @@ static int wasted_sum_keys(const struct wasted_copy *cp, struct wasted_keys *sum
 				if (sum->k[k].key == t->k[i].key)
 					break;
 			if (k == sum->nr) {
-				if (sum->nr == WASTED_KEYS) {
+				if (sum->nr == WASTED_KEYS_ALL) {
 					*other_ns += t->k[i].ns;
 					continue;
 				}
@@ -1302,7 +1529,7 @@ static int wasted_sum_keys(const struct wasted_copy *cp, struct wasted_keys *sum
 
 static int wasted_attrib_show(struct seq_file *m, void *v)
 {
-	struct wasted_keys *sum;
+	struct wasted_keys_all *sum;
 	struct wasted_copy cp;
 	char id[16];
 	u64 other;
@@ -1344,6 +1571,57 @@ static int wasted_attrib_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(wasted_attrib);
 
+/*
+ * The wakeup placements that left a CPU idle, per level of the nearest such
+ * CPU and path: how many, the idle CPUs they could have had (summed), and
+ * the wasted time charged to them (every CPU's wakeup rows of wasted_attrib).
+ */
+static int wasted_wakeup_show(struct seq_file *m, void *v)
+{
+	struct wasted_keys_all *sum;
+	struct wasted_copy cp;
+	u64 other;
+	u32 l, p, i;
+	int err = wasted_copy(&cp);
+
+	if (err)
+		return err;
+	sum = kzalloc(sizeof(*sum), GFP_KERNEL);
+	if (!sum) {
+		wasted_copy_free(&cp);
+		return -ENOMEM;
+	}
+	wasted_sum_keys(&cp, sum, &other);
+	seq_puts(m, "# sched_shadow wasted_wakeup v1\n"
+		 "level rel path misses idle_cpus wasted_ms since_ns until_ns\n");
+	for (l = 0; l < WASTED_LVL_NONE; l++) {
+		int rel = shadow_wake_level_rel(l);
+
+		for (p = 0; p < WASTED_NR_WAKE_PATHS; p++) {
+			u64 ns = 0;
+
+			for (i = 0; i < sum->nr; i++) {
+				u32 k = sum->k[i].key;
+
+				if (WASTED_KEY_VERDICT(k) == WASTED_V_WAKEUP && WASTED_KEY_LEVEL(k) == l &&
+				    WASTED_KEY_REASON(k) == p)
+					ns += sum->k[i].ns;
+			}
+			if (!cp.wake->miss[l][p] && !ns)
+				continue;
+			seq_printf(m, "%s %s %s %llu %llu", wasted_level_name[l],
+				   rel >= 0 ? wasted_rel_name[rel] : "-", wasted_wake_path_name[p],
+				   cp.wake->miss[l][p], cp.wake->idle[l][p]);
+			wasted_ms(m, ns);
+			seq_printf(m, " %llu %llu\n", cp.since_ns, cp.until_ns);
+		}
+	}
+	kfree(sum);
+	wasted_copy_free(&cp);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(wasted_wakeup);
+
 static ssize_t wasted_track_read(struct file *file, char __user *ubuf, size_t count,
 				 loff_t *ppos)
 {
@@ -1384,20 +1662,24 @@ void shadow_wasted_debugfs_init(struct dentry *dir)
 	debugfs_create_file("wasted", 0400, dir, NULL, &wasted_cpus_fops);
 	debugfs_create_file("wasted_cgroups", 0400, dir, NULL, &wasted_cgroups_fops);
 	debugfs_create_file("wasted_attrib", 0400, dir, NULL, &wasted_attrib_fops);
+	debugfs_create_file("wasted_wakeup", 0400, dir, NULL, &wasted_wakeup_fops);
 }
 
 /** shadow_wasted_info() - the feature's rows of debugfs `info`, with the policies that wasted time */
 void shadow_wasted_info(struct seq_file *m)
 {
-	struct wasted_keys *sum;
+	struct wasted_keys_all *sum;
 	struct wasted_copy cp;
 	u64 wasted = 0, unknown = 0, bound = 0, other, best = 0;
 	u32 c, i, top = 0;
 
 	seq_printf(m, "feature.wasted %s\n", wasted_state);
 	seq_printf(m, "feature.wasted_cause %s\n", wasted_cause_state);
-	if (!wasted_pc)
+	if (!wasted_pc) {
+		seq_puts(m, "feature.wasted_wakeup inactive:wasted-off\n");
 		return;
+	}
+	shadow_wake_info(m);
 	seq_printf(m, "wasted_period_us %u\nwasted_trace_ms %u\n", wasted_period_us, wasted_trace_ms);
 	seq_printf(m, "wasted_bytes %zu\nwasted_log_bytes_per_cpu %zu\n", W.bytes,
 		   sizeof(struct wasted_log));
@@ -1424,6 +1706,8 @@ void shadow_wasted_info(struct seq_file *m)
 	seq_printf(m, "wasted_idle_wakeups %llu\nwasted_sleeps %llu\nwasted_sampler_moves %lld\n",
 		   cp.idle_wakeups, cp.sleeps, (long long)atomic64_read(&wasted_moves));
 	seq_printf(m, "wasted_changes %llu\n", cp.changes);
+	seq_printf(m, "wasted_wakeup_calls %llu\nwasted_wakeup_busy %llu\nwasted_wakeup_skipped %llu\n",
+		   cp.wake->calls, cp.wake->busy, cp.wake->skipped);
 	seq_printf(m, "wasted_changes_ns_mean %llu\n", cp.changes ? div64_u64(cp.cost_ns, cp.changes) : 0);
 	seq_printf(m, "wasted_lost %llu\nwasted_late_max_us %llu\n", cp.lost,
 		   cp.late_max_ns / NSEC_PER_USEC);

@@ -19,6 +19,7 @@
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
 #include <linux/sched/clock.h>
+#include <linux/bitops.h>
 #include "core/work.h"
 #include "core/wasted_core.h"
 #include "core/wasted_feed.h"
@@ -36,11 +37,12 @@ void shadow_wasted_debugfs_init(struct dentry *dir);
 /*
  * The audit's attempt-return handler (audit.c), once per judged balancing
  * attempt: its destination, domain name, verdict and reason (audit_core's
- * enums), the tasks it moved and whether it kicked active balance.
+ * enums), the tasks it moved, whether it kicked active balance, and when
+ * it read the CPUs (its first search's judgment, shadow_wasted_clock()).
  * Lock-free; any context the kretprobe handler runs in.
  */
 void shadow_wasted_attempt(int dst_cpu, const char *domain, int verdict, int reason,
-			   int moved, bool kicked);
+			   int moved, bool kicked, u64 when);
 
 /* The tracked process (debugfs wasted_track, `run`'s command): its tgid, 0 for none. */
 extern pid_t shadow_wasted_tgid;
@@ -56,6 +58,28 @@ void shadow_wasted_wake(void);
 /* --- hot path: each CPU's change log (waiters.c, under that CPU's rq lock) --- */
 
 extern struct wasted_log **shadow_wasted_logs;
+
+/*
+ * CPUs idle now (bit set), as each CPU's switches to and from idle and its
+ * snapshots say: the live view the wakeup probe (wakeup.c) reads, where
+ * the replay's is the sampler's delayed one.  A CPU whose state was never
+ * logged reads busy.  One atomic bit operation per idle transition.
+ */
+extern unsigned long *shadow_wasted_idle;
+
+static __always_inline void shadow_wasted_idle_set(int cpu, bool busy)
+{
+	if (busy)
+		clear_bit(cpu, shadow_wasted_idle);
+	else
+		set_bit(cpu, shadow_wasted_idle);
+}
+
+struct sched_domain;
+/* The domain level of @sd as the audit names it (sd->name, else the flags); process or probe context. */
+int shadow_wasted_sd_level(const struct sched_domain *sd);
+/* Does @sd share the LLC (SD_SHARE_LLC, SD_SHARE_PKG_RESOURCES before 6.10)? */
+bool shadow_wasted_sd_llc(const struct sched_domain *sd);
 extern atomic_t shadow_wasted_asleep;		/* the sampler sleeps: a record wakes it */
 void shadow_wasted_kick(void);
 
@@ -102,6 +126,7 @@ static __always_inline void shadow_wasted_rec(int cpu, u8 op, u64 cgid, u8 kind,
 /* @cpu turned busy or idle. */
 static __always_inline void shadow_wasted_state(int cpu, bool busy)
 {
+	shadow_wasted_idle_set(cpu, busy);
 	shadow_wasted_rec(cpu, WF_STATE, 0, 0, 0, busy ? WF_BUSY : 0, 0);
 }
 
@@ -109,6 +134,8 @@ static __always_inline void shadow_wasted_state(int cpu, bool busy)
 static __always_inline void shadow_wasted_snap(int cpu, bool busy)
 {
 	WRITE_ONCE(shadow_wasted_logs[cpu]->want_snap, 0);
+	if (test_bit(cpu, shadow_wasted_idle) == busy)
+		shadow_wasted_idle_set(cpu, busy);
 	shadow_wasted_rec(cpu, WF_SNAP, 0, 0, 0, busy ? WF_BUSY : 0, 0);
 }
 

@@ -23,6 +23,8 @@ preemption disabled:
   wasted_handoff_fn,          wasted.c's kretprobe handlers, its entry
   wasted_probe_switch         from the audit's, its hard irq_work and IPI,
                               its sched_switch probe (rq lock)
+  wake_entry, wake_return     wakeup.c's select_task_rq_fair() kretprobe
+                              (p->pi_lock, interrupts off)
 and lists each kernel (undefined) symbol they reach.  Every one must be in
 SAFE below, with the reason it may run in atomic context whatever the
 preemption model; anything else fails (exit 1) and prints the call chain.
@@ -42,7 +44,7 @@ ENTRY_RES = [r"^shadow_probe_", r"^audit_entry$", r"^audit_return$",
              r"^trace_event_raw_event_", r"^perf_trace_", r"^__traceiter_",
              r"^shadow_cgpath_kick_fn$", r"^wasted_cmt_", r"^wasted_llc_",
              r"^shadow_wasted_attempt$", r"^wasted_kick_fn$", r"^wasted_handoff_fn$",
-             r"^wasted_probe_switch$"]
+             r"^wasted_probe_switch$", r"^wake_entry$", r"^wake_return$"]
 
 # kernel symbol (regex) -> why it is safe in atomic context, on PREEMPT_RT too
 SAFE = {
@@ -74,6 +76,7 @@ SAFE = {
     r"cpu_relax|__cpu_relax": "spin hint",
     r"__per_cpu_offset|this_cpu_off|pcpu_hot|cpu_number|nr_cpu_ids|__cpu_possible_mask|__cpu_online_mask": "data",
     r"__bitmap_\w+|_find_\w+_bit\w*|find_next_bit|_find_next_bit|cpumask_next\w*": "bit ops",
+    r"__sw_hweight\d+": "bit counting (lib/hweight.c), pure arithmetic",
     r"__x86_indirect_thunk_array": "retpoline array",
     r"__put_task_struct": "never reached: task_pid_nr() takes no reference",
     r"scnprintf|snprintf|vsnprintf|vscnprintf": "formats into the caller's buffer: no lock, no allocation (lib/vsprintf.c; the audit's lb_verdict state string, plain %d/%u/%s only)",

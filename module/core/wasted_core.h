@@ -115,7 +115,7 @@ static inline u32 wasted_key(u32 level, u32 verdict, u32 reason, u32 cause)
 #define WASTED_KEY_REASON(k)	(((k) >> 8) & 0xff)
 #define WASTED_KEY_CAUSE(k)	((k) & 0xff)
 
-#define WASTED_KEYS		24	/* attribution rows kept per CPU; the rest: other */
+#define WASTED_KEYS		48	/* attribution rows kept per CPU; the rest: other */
 
 struct wasted_key_slot {
 	u32 key;

@@ -236,6 +236,31 @@ static u8 wr_class_of(const struct wr_replay *r, const struct wr_cpu *c, u8 *lvl
 	return r->unk > c->own_unknown ? WASTED_C_UNKNOWN : WASTED_C_NONE;
 }
 
+u64 wr_level_since(const struct wr_replay *r, u32 cpu, u8 level)
+{
+	const struct wr_cpu *c;
+	u64 since;
+	u32 l;
+
+	if (cpu >= r->nr_cpus)
+		return 0;
+	c = &r->cpu[cpu];
+	if (c->state != WR_IDLE || c->special)
+		return 0;
+	since = c->idle_at;
+	for (l = 0; l < c->nchain; l++) {
+		const struct wr_int *a = wr_a_sig(r, c->sig, c->chain[l]);
+
+		if (a->t > since)
+			since = a->t;
+		if (c->chain_lvl[l] == level)
+			return a->on ? since : 0;
+		if (a->on)	/* wasted at a lower level now */
+			return 0;
+	}
+	return 0;
+}
+
 int wr_classify(const struct wr_replay *r, u32 cpu, u8 *level)
 {
 	const struct wr_cpu *c = &r->cpu[cpu];
@@ -918,6 +943,11 @@ void wr_set_state(struct wr_replay *r, u64 now, u32 cpu, enum wr_state st)
 		r->idle_count++;
 		wr_mask_states(r, c, 1, 0, now);
 		wr_idle_open(r, c, cpu, now);
+		c->idle_at = now;
+		if (c->special)
+			c->idle_lvl = c->cls == WASTED_C_WASTE ? c->lvl : WASTED_LVL_NONE;
+		else if (wr_class_of(r, c, &c->idle_lvl) != WASTED_C_WASTE)
+			c->idle_lvl = WASTED_LVL_NONE;
 	} else if (st == WR_BUSY) {
 		r->busy_count++;
 	} else if (st == WR_VOID) {

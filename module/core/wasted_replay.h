@@ -129,6 +129,8 @@ struct wr_cpu {
 	u32 own_any, own_unknown, own_total;
 	u32 own_mask[WR_MASKS];	/* its restricted waiters per mask */
 	u64 since;		/* start of the open piece */
+	u64 idle_at;		/* when it last turned idle */
+	u8 idle_lvl;		/* its level then (enum wasted_level; NONE: not wasted) */
 	u64 snap[WR_CHAIN];	/* normal idle: its signature's integral per chain domain at since */
 	u64 snap_unk;
 	struct wr_key keys[WR_KEYS];
@@ -287,6 +289,15 @@ void wr_zero(struct wr_replay *r, u64 now);
  * the domains looked at x keys): for the trace event only.
  */
 u64 wr_cause_cgid(const struct wr_replay *r, u32 cpu);
+
+/*
+ * When idle @cpu's wasted time at exactly @level began: the latest of its
+ * turn to idle and the last change of the waiter counts of its domains up
+ * to the one at @level (the time the nearest waiter came within @level,
+ * or the nearer ones went).  0 when not known (the CPU is not idle, not
+ * wasted at @level now, or has waiters of its own).  O(L).
+ */
+u64 wr_level_since(const struct wr_replay *r, u32 cpu, u8 level);
 
 /* Is @cpu wasted at @now?  Its class and level (exact, for tests and the trace event). */
 int wr_classify(const struct wr_replay *r, u32 cpu, u8 *level);

@@ -327,7 +327,7 @@ def audit_medians(outdir):
                 continue
             v = {}
             for k in ("ns_per_attempt", "ns_per_search", "cpus_per_attempt", "ns_per_cpu", "newidle",
-                      "max_newidle_cost", "attempts"):
+                      "max_newidle_cost", "attempts", "wakeup_calls", "wakeup_ns", "nr_running_ns"):
                 xs = [num(r.get(k)) for r in rs if num(r.get(k)) is not None]
                 v[k] = statistics.median(xs) if xs else None
             out.append((rs[0]["cpus"], cfg, v))
@@ -386,6 +386,14 @@ def big_targets(outdir):
                               fmt(v["ns_per_attempt"]), fmt(v["cpus_per_attempt"]), fmt(v["ns_per_cpu"]),
                               fmt(v["ns_per_search"])),
                           "reported", "reported"))
+        if cfg == "on":
+            wk, nr = v.get("wakeup_ns"), v.get("nr_running_ns")
+            ratio = wk / nr if wk is not None and nr else None
+            lines.append(("wakeup probe ns per call, %s vCPUs (select_task_rq_fair return, stats; %s calls)"
+                          % (cpus, fmt(v.get("wakeup_calls"))),
+                          "%s vs sched_update_nr_running_tp %s (%s)" % (
+                              fmt(wk), fmt(nr), "%.2fx" % ratio if ratio is not None else "-"),
+                          "<= 1x", "-" if ratio is None else ("met" if ratio <= 1 else "not met")))
         lines.append(("newidle attempts, %s vCPUs, audit %s" % (cpus, cfg),
                       "%s per visit (max_newidle_lb_cost %s ns)" % (fmt(v["newidle"]), fmt(v["max_newidle_cost"])),
                       "reported", "reported"))

@@ -27,6 +27,7 @@
 #include "tap.h"
 #include "cli/cli.h"
 #include "cli/formats/json_parse.h"
+#include "cli/report/report_wasted_why.h"
 
 #define FIX "tests/unit/fixtures"
 
@@ -135,6 +136,50 @@ static void drop_wall(char *s)
 	memmove(b, e ? e + 1 : p + strlen(p), strlen(e ? e + 1 : p + strlen(p)) + 1);
 }
 
+/* The explained line: each row in its part, the parts adding up, the largest causes first. */
+static void test_why(void)
+{
+	static const char attrib[] =
+		"# sched_shadow wasted_attrib v1\n"
+		"cpu domain verdict reason cause wasted_ms attempts policy\n"
+		"1 DIE wakeup affine above_llc 999.000 0 0\n"
+		"all DIE wakeup affine above_llc 300.000 0 0\n"
+		"all MC wakeup same_llc llc 100.000 0 0\n"
+		"all DIE missed local_load - 150.000 9 1\n"
+		"all DIE right unmoved cache_hot 50.000 3 1\n"
+		"all DIE no_attempt nohz_no_kick - 120.000 0 0\n"
+		"all MC no_attempt newidle_skipped - 60.000 0 0\n"
+		"all MC no_attempt newidle_ratio - 20.000 0 0\n"
+		"all DIE no_attempt interval - 100.000 0 0\n"
+		"all DIE no_attempt unknown tick_overdue 30.000 0 0\n"
+		"all DIE no_attempt - - 5.000 0 0\n"
+		"all DIE void reset - 5.000 1 0\n"
+		"all - other - - 10.000 0 0\n"
+		"all MC none no_work - 50.000 4 0\n";
+	struct dbgfs_table t;
+	struct wasted_why w;
+	char line[256];
+
+	if (!tap_ok(!dbgfs_parse(attrib, sizeof(attrib) - 1, "wasted_attrib", &t, NULL),
+		    "explained: the attribution table parses"))
+		return;
+	wasted_why_of(&t, &w);
+	wasted_why_line(line, sizeof(line), &w);
+	tap_ok(w.have && w.total_ms == 1000 && w.wakeup_ms == 400 && w.balancing_ms == 200 &&
+	       w.nohz_ms == 120 && w.newidle_ms == 80 && w.interval_ms == 100 && w.unknown_ms == 50 &&
+	       w.no_work_ms == 50,
+	       "explained: the `all` rows only, each in its part (unknown: no_attempt/unknown, the old `-`, void, other)");
+	tap_ok(!strcmp(line, "wasted-core time explained: 90% (wakeup 40%, balancing 20%, no attempt: nohz 12%, "
+		       "newidle skipped 8%, interval 10%, unknown 5%; audit saw no work 5%)"),
+	       "explained: the line (%s)", line);
+	tap_ok(w.ntop == 3 && !strcmp(w.top[0].name, "DIE.wakeup/affine/above_llc") &&
+	       !strcmp(w.top[1].name, "DIE.missed/local_load") &&
+	       !strcmp(w.top[2].name, "DIE.no_attempt/nohz_no_kick") && w.top[2].ms == 120,
+	       "explained: the three largest causes, largest first (%s, %s, %s)", w.top[0].name,
+	       w.top[1].name, w.top[2].name);
+	dbgfs_free(&t);
+}
+
 static void test_parser(void)
 {
 	char e[256];
@@ -210,6 +255,7 @@ int main(void)
 	}
 	unsetenv("SCHED_SHADOW_DEBUGFS");
 	test_parser();
+	test_why();
 
 	/* run against the fixture tree, then report of its JSON */
 	snprintf(dbg, sizeof(dbg), "%s/dbg", tmpdir);
@@ -226,8 +272,10 @@ int main(void)
 	/* the wasted section of the fixture tree (fixtures/cli/good/wasted*) */
 	tap_ok(strstr(out, "\"policy_top\":{") && strstr(out, "\"policy\":\"DIE.missed/local_load\"") &&
 	       strstr(out, "\"wait_ms\":300") && strstr(out, "\"balancer_ms\":100") &&
-	       strstr(out, "\"capacity_ms\":200") && strstr(out, "\"wasted_ms\":7970.123"),
-	       "run --json: the wasted section (headline policy, the command's wait split, the tables)");
+	       strstr(out, "\"capacity_ms\":200") && strstr(out, "\"wasted_ms\":7970.123") &&
+	       strstr(out, "\"explained_pct\":") && strstr(out, "\"top_causes\":[") &&
+	       strstr(out, "\"cause\":\"DIE.missed/local_load\""),
+	       "run --json: the wasted section (headline policy, explained share, largest causes, the command's wait split, the tables)");
 	rc = run("report", "--json", path, NULL);
 	tap_ok(rc == 0 && !strcmp(out, read_file(path)),
 	       "report --json of run's JSON is byte-identical (%zu bytes)", strlen(out));
@@ -237,20 +285,24 @@ int main(void)
 	       strstr(out, "200 (67%)") && strstr(out, "DIE.missed/local_load 7960") &&
 	       strstr(out, "second minus first: total +0, the balancer's share +0, capacity and "
 		       "shares +0 (task-ms)") &&
-	       strstr(out, "the extra wait is: not called: one run per side"),
-	       "compare: the wait split of the command, wasted-core time and the policy that wasted it; "
-	       "one run per side: the difference not called");
+	       strstr(out, "the extra wait is: not called: one run per side") &&
+	       strstr(out, "wasted-core time explained") && strstr(out, "cause #1"),
+	       "compare: the wait split of the command, wasted-core time, its explained share and causes, "
+	       "the policy that wasted it; one run per side: the difference not called");
 	rc = run("run", "--debugfs", dbg, "--no-bpf", "--label", "fx", "--note", "a note", "--",
 		 "true", NULL);
 	text = strdup(out);
 	rc |= run("report", path, NULL);
 	drop_wall(text);
 	drop_wall(out);
-	tap_ok(rc == 0 && text && !strcmp(text, out) && strstr(out, "headline:"),
+	tap_ok(rc == 0 && text && !strcmp(text, out) && strstr(out, "headline:") &&
+	       strstr(out, "wasted-core time explained: 100% (wakeup 0%, balancing 100%,") &&
+	       strstr(out, "largest causes (of "),
 	       "report (text) prints what run printed, but for the wall time (%d lines)", lines(out));
 	free(text);
 	rc = run("report", "--prom", path, NULL);
 	tap_ok(rc == 0 && strstr(out, "sched_shadow_lb_calls_total") &&
+	       strstr(out, "sched_shadow_wasted_explained_ratio{part=\"explained\"}") &&
 	       strstr(out, "sched_shadow_run_source_available{source=\"module\"} 1"),
 	       "report --prom: the lb families and the sources");
 

@@ -13,7 +13,10 @@
 # and mean ns of the audit's handlers (stats), the CPUs one attempt reads
 # (the domain's span, weighted by attempts), newidle lb_count summed over
 # every CPU's domains (/proc/schedstat) and the largest max_newidle_lb_cost
-# (sched/domains in debugfs).
+# (sched/domains in debugfs); the wakeup probe's calls and mean ns per call
+# (select_task_rq_fair's return) beside the nr_running probe's, from the
+# same stats (at 1 vCPU select_task_rq() never calls select_task_rq_fair:
+# every task allows one CPU, so only these SMP boots measure it).
 # timeout: 1800
 . /lib/vm/bench/bench.lib
 N=$(grep -c ^processor /proc/cpuinfo)
@@ -26,7 +29,7 @@ for arg in $(cat /proc/cmdline); do
 	bench.audit_rounds=*) ROUNDS=${arg#*=} ;;
 	esac
 done
-echo "cpus,config,round,secs,attempts,lb_return_calls,ns_per_attempt,ns_per_search,cpus_per_attempt,ns_per_cpu,newidle,max_newidle_cost" > $OUT
+echo "cpus,config,round,secs,attempts,lb_return_calls,ns_per_attempt,ns_per_search,cpus_per_attempt,ns_per_cpu,newidle,max_newidle_cost,wakeup_calls,wakeup_ns,nr_running_ns" > $OUT
 if [ "$N" -lt 2 ]; then
 	ok "audit: skipped on $N CPU (no sched domains; BENCH_AUDIT_TOPOLOGIES boots SMP)"
 	return 0
@@ -68,7 +71,7 @@ spans() {
 }
 
 visit() {
-	local cfg=$1 r=$2 n0 n1 att calls ns nsr cpa
+	local cfg=$1 r=$2 n0 n1 att calls ns nsr cpa wkc wkn nrn
 	bench_config none
 	if [ "$cfg" = on ]; then
 		modload $KO stats=1 > /tmp/insmod.err 2>&1
@@ -88,6 +91,10 @@ visit() {
 	calls=$(scol lb_return calls /tmp/a40.stats)
 	ns=$(scol lb_attempt mean /tmp/a40.stats)
 	nsr=$(scol lb_return mean /tmp/a40.stats)
+	# the wakeup probe (select_task_rq_fair's return) beside the nr_running probe, same boot and run
+	wkc=$(scol wasted_wakeup calls /tmp/a40.stats)
+	wkn=$(scol wasted_wakeup mean /tmp/a40.stats)
+	nrn=$(scol sched_update_nr_running_tp mean /tmp/a40.stats)
 	# CPUs read per judged attempt, weighted by attempts per domain
 	cpa=$(spans | awk 'FNR == NR { w[$1] = $2; next }
 		FNR > 2 && $1 != "all" && $2 != "busy" { a += $5; c += $5 * w[$1] }
@@ -95,8 +102,8 @@ visit() {
 	npc=$(awk -v a="$ns" -v s="$nsr" -v c="$cpa" 'BEGIN { if (c + 0 > 0 && a != "-" && a != "") printf "%.0f", (a + 0) / c; else print "-" }')
 	# a visit that saw no newidle balancing measured nothing of its cost
 	[ $((n1 - n0)) -gt 0 ] || { fail=1; diag "$N CPUs, audit $cfg, round $r: newidle lb_count did not move ($n0 -> $n1)"; }
-	echo "$N,$cfg,$r,$SECS,${att:-0},${calls:-0},${ns:--},${nsr:--},${cpa:--},$npc,$((n1 - n0)),$(maxcost)" >> $OUT
-	diag "$N CPUs, audit $cfg, round $r: attempts ${att:-0} at ${ns:--} ns, searches ${calls:-0} at ${nsr:--} ns, ${cpa:--} CPUs per attempt; newidle attempts $((n1 - n0)), max_newidle_lb_cost $(maxcost)"
+	echo "$N,$cfg,$r,$SECS,${att:-0},${calls:-0},${ns:--},${nsr:--},${cpa:--},$npc,$((n1 - n0)),$(maxcost),${wkc:-0},${wkn:--},${nrn:--}" >> $OUT
+	diag "$N CPUs, audit $cfg, round $r: attempts ${att:-0} at ${ns:--} ns, searches ${calls:-0} at ${nsr:--} ns, ${cpa:--} CPUs per attempt; newidle attempts $((n1 - n0)), max_newidle_lb_cost $(maxcost); wakeup probe ${wkc:-0} calls at ${wkn:--} ns, nr_running probe ${nrn:--} ns"
 	unload_module
 }
 

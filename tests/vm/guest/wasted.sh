@@ -8,6 +8,8 @@
 #   - a snapshot of every task's affinity and cgroup when tracing starts
 #     and when it stops (tid comm cpus cgroup);
 #   - sched_process_fork (children inherit both), cgroup_attach_task;
+#   - sched_waking and sched_wakeup(_new): where each woken task was and
+#     where it was placed (the wakeup placement check);
 #   - burn --trace-marker's "burn: affinity tid=T cpus=LIST" markers at
 #     each thread's start and at each widening;
 #   - task_newtask (its clone_flags say whether a child is a thread: the
@@ -26,9 +28,9 @@
 # info, the probe's state and the topology (domain spans per CPU, packages).
 
 T=/sys/kernel/tracing
-W_EVENTS="sched/sched_switch sched/sched_wakeup sched/sched_wakeup_new sched/sched_migrate_task
+W_EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new sched/sched_migrate_task
 sched/sched_process_fork sched/sched_process_exit cgroup/cgroup_attach_task
-task/task_newtask timer/hrtimer_expire_entry sched_shadow/wasted_interval sched_shadow/lb_verdict"
+task/task_newtask timer/hrtimer_expire_entry sched_shadow/wasted_interval sched_shadow/lb_verdict sched_shadow/wakeup_miss"
 W_DEQ=wtest/ss_dequeue
 
 # one line per task: tid comm cpus cgroup tgid (comm without spaces)
@@ -98,6 +100,7 @@ w_window_end() {
 	cat "$SS/wasted" > "/tmp/$name.wasted"
 	cat "$SS/wasted_cgroups" > "/tmp/$name.wasted_cgroups"
 	cat "$SS/wasted_attrib" > "/tmp/$name.wasted_attrib"
+	cat "$SS/wasted_wakeup" > "/tmp/$name.wasted_wakeup" 2>/dev/null
 	cat "$SS/info" > "/tmp/$name.info"
 	cat "$SS/lb_attempts" > "/tmp/$name.lb_attempts" 2>/dev/null
 	echo 1 > "$SS/enable"
@@ -116,20 +119,25 @@ w_window_end() {
 	echo "events $(grep -c ' ss_dequeue: ' "/tmp/$name.trace")" >> "/tmp/$name.probe"
 	echo "-:$W_DEQ" >> $T/kprobe_events 2>/dev/null
 	echo > $T/trace
-	# topology: cpu, package, and each domain's name and span (sched debugfs, 6.x; procfs, 5.10)
+	# topology: cpu, package, and each domain's name (sched debugfs, 6.x; procfs, 5.10) and
+	# span (its span file where there is one, else /proc/schedstat's mask of that domain)
 	: > "/tmp/$name.topo"
+	awk '/^cpu[0-9]/ { c = substr($1, 4) } /^domain[0-9]/ { print c, substr($1, 7), ($2 ~ /^[0-9a-f,]+$/) ? $2 : $3 }' \
+		/proc/schedstat > /tmp/w.spans 2>/dev/null
 	for c in /sys/devices/system/cpu/cpu[0-9]*; do
 		n=${c##*cpu}
 		echo "cpu $n package $(cat $c/topology/physical_package_id 2>/dev/null) online $(cat $c/online 2>/dev/null || echo 1)" >> "/tmp/$name.topo"
 		for d in /sys/kernel/debug/sched/domains/cpu$n/domain* /proc/sys/kernel/sched_domain/cpu$n/domain*; do
 			[ -r "$d/name" ] || continue
-			echo "domain $n ${d##*domain} $(cat $d/name) $(cat $d/span 2>/dev/null || echo ?)" >> "/tmp/$name.topo"
+			sp=$(cat "$d/span" 2>/dev/null || awk -v c="$n" -v d="${d##*domain}" '$1 == c && $2 == d { print $3 }' /tmp/w.spans)
+			echo "domain $n ${d##*domain} $(cat $d/name) ${sp:-?}" >> "/tmp/$name.topo"
 		done
 	done
 	[ -f "/tmp/$name.lb_attempts" ] || : > "/tmp/$name.lb_attempts"
+	[ -f "/tmp/$name.wasted_wakeup" ] || : > "/tmp/$name.wasted_wakeup"
 	(cd /tmp && tar -cf - "$name.trace" "$name.tasks0" "$name.tasks1" "$name.wasted" \
 		"$name.wasted_cgroups" "$name.wasted_attrib" "$name.info" "$name.topo" "$name.lost" \
-		"$name.lb_attempts" "$name.probe" | gzip -c > "/tmp/$name.tar.gz")
+		"$name.lb_attempts" "$name.probe" "$name.wasted_wakeup" | gzip -c > "/tmp/$name.tar.gz")
 	echo "$name" >> /tmp/wasted-windows
 	vm_export "wasted-$name.tar.gz" "/tmp/$name.tar.gz"
 }

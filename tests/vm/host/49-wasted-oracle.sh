@@ -15,6 +15,10 @@
 #   wasted-core oracle: <release> N of N CPUs within bound
 #   wasted-core oracle: <release> N of N cgroups within bound
 #   wasted-core oracle: <release> N of N wait splits within bound
+# and the wakeup placements that left a CPU idle, per window and level,
+# against the module's wasted_wakeup table:
+#   wakeup oracle: <release> <window> <level> module M vs trace T (+A ambiguous)
+#   wakeup oracle: <release> N of N levels within bound
 # (also into VM_OUT_DIR/wasted-oracle.txt: docs/testing.md shows them)
 #
 #   tests/vm/host/49-wasted-oracle.sh [VM_OUT_DIR]     (default build/vm-out)
@@ -37,7 +41,7 @@ else
 		"checks done") done_seen=0 ;;
 		"ok - "*) ok 0 "oracle: ${line#ok - }" ;;
 		"not ok - "*) ok 1 "oracle: ${line#not ok - }" ;;
-		"wasted-core oracle: "*) echo "$line"; echo "$line" >> "$out/wasted-oracle.txt" ;;
+		"wasted-core oracle: "*|"wakeup oracle: "*) echo "$line"; echo "$line" >> "$out/wasted-oracle.txt" ;;
 		"#"*) echo "$line" ;;
 		esac
 	done < <(python3 "$top/tests/vm/host/wasted_oracle.py" "${wins[@]}" 2>&1)

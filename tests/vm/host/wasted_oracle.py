@@ -585,6 +585,197 @@ def compute(win, since=None, until=None):
     return res
 
 
+# ---- wakeup placements: every wakeup placed on a busy CPU while a CPU it may run on was idle ----
+
+WAKING_RE = re.compile(r"pid=(\d+) prio=(-?\d+)(?: success=\d+)? target_cpu=(\d+)")
+# a wakeup is counted when the trace shows at least this many at its level in the window
+WAKE_MIN = 20
+# how long after sched_waking the selection is taken to be done (when no migration names it)
+WAKE_AFTER_S = 0.0005
+# the module may also read off the trace's certain count by this much (2 % or 3 wakeups)
+WAKE_BOUND_PCT = 0.02
+WAKE_BOUND_N = 3
+
+
+def parse_mask(s):
+    """A domain's span as /proc/schedstat prints it: a hex mask, 32-bit words joined by commas."""
+    v = int(s.strip().replace(",", ""), 16)
+    return frozenset(i for i in range(v.bit_length()) if v >> i & 1)
+
+
+def topo_domains(win):
+    """cpu -> [(name, span)], lowest domain first (the guest's sched/domains)."""
+    doms = {}
+    for l in win.files.get("topo", "").splitlines():
+        f = l.split()
+        if f[:1] == ["domain"] and len(f) >= 5 and re.fullmatch(r"[0-9a-fA-F,]+", f[4]):
+            doms.setdefault(int(f[1]), []).append((int(f[2]), f[3], parse_mask(f[4])))
+    return {c: [(n, sp) for _, n, sp in sorted(v)] for c, v in doms.items()}
+
+
+def wakeup_misses(win):
+    """
+    From raw sched_waking, sched_wakeup(_new) and sched_switch alone: every
+    wakeup (or fork) of a CFS task that may run on more than one CPU, placed
+    (sched_wakeup's target_cpu) on a CPU running another task while a CPU in
+    its affinity, other than the target, ran its idle task; its level is the
+    lowest domain of the target whose span holds such a CPU.  A task still
+    queued or running when woken (no placement: the kernel did not select a
+    CPU) is not a placement.  The state is judged at sched_waking (before
+    the placement) and right after it: at its sched_migrate_task (set_task_cpu()
+    follows the selection on the waker's CPU), else at sched_wakeup or
+    WAKE_AFTER_S after sched_waking, whichever is first (a wakeup queued to
+    a remote CPU reports sched_wakeup there, milliseconds later under TCG).
+    Where the two differ the wakeup is ambiguous (counted apart, as the
+    bound).  Busy and idle as
+    compute() defines them (the module's sampler leaves a CPU as it found
+    it).  Window: the module's (since_ns to the "window end" marker, after
+    which the module stops counting; to until_ns ambiguous).
+    """
+    tasks0 = win.tasks("tasks0")
+    aff = {t: v[1] for t, v in tasks0.items() if v[1] is not None}
+    doms = topo_domains(win)
+    cpus = win.cpus()
+    running = {}
+    queued = set()        # tasks runnable (running or waiting) on some CPU
+    prio = {}
+    waking = {}           # pid -> (ts, waker cpu, prev cpu, state then)
+    sure, amb = {}, {}
+    row = next(iter(module_table(win, "wasted").values()), {})
+    since = float(row["since_ns"]) / 1e9 if row.get("since_ns", "0") != "0" else None
+    until = float(row["until_ns"]) / 1e9 if row.get("until_ns", "0") != "0" else None
+    mark_end = None
+    events = []
+    for line in win.files.get("trace", "").splitlines():
+        m = LINE_RE.match(line)
+        if m:
+            events.append((float(m.group("ts")), int(m.group("cpu")), m.group("ev"), m.group("rest")))
+    events.sort(key=lambda e: e[0])
+    for ts, cpu, ev, rest in events:
+        # the state right after each pending selection: before the first event past its deadline
+        for t, w in waking.items():
+            if w and w[4] is None and ts > w[0] + WAKE_AFTER_S:
+                w[4] = dict(running)
+        if ev == "sched_migrate_task":
+            m = MIGRATE_RE.search(rest)
+            w = waking.get(int(m.group(1))) if m else None
+            if w and w[4] is None:
+                w[4] = dict(running)
+            continue
+        if ev in ("tracing_mark_write", "print"):
+            m = AFF_RE.search(rest)
+            if m:
+                aff[int(m.group(1))] = parse_cpus(m.group(2))
+            m = MARK_RE.search(rest)
+            if m and m.group(1) == win.name and m.group(2) == "end":
+                mark_end = ts
+            continue
+        if ev == "sched_process_fork":
+            m = FORK_RE.search(rest)
+            if m and int(m.group(1)) in aff:
+                aff[int(m.group(2))] = aff[int(m.group(1))]
+            continue
+        if ev == "sched_switch":
+            m = SWITCH_RE.search(rest)
+            if not m:
+                continue
+            pp, pst, np_ = int(m.group(1)), m.group(3), int(m.group(4))
+            if not (np_ and SAMPLER_RE.search(rest) and running.get(cpu) == 0):
+                running[cpu] = np_
+            if pp and not pst.startswith("R"):
+                queued.discard(pp)
+            if np_:
+                queued.add(np_)
+                prio[np_] = int(m.group(5))
+            continue
+        if ev == "sched_process_exit":
+            m = EXIT_RE.search(rest)
+            if m:
+                queued.discard(int(m.group(1)))
+            continue
+        if ev == "sched_waking":
+            m = WAKING_RE.search(rest)
+            if m:
+                t = int(m.group(1))
+                # still queued (or running): ttwu_runnable(), no CPU selected
+                waking[t] = None if t in queued else [ts, cpu, int(m.group(3)), dict(running), None]
+            continue
+        if ev not in ("sched_wakeup", "sched_wakeup_new"):
+            continue
+        m = WAKE_RE.search(rest)
+        if not m:
+            continue
+        t, p, tgt = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        w = waking.pop(t, 0) if ev == "sched_wakeup" else [ts, cpu, tgt, dict(running), None]
+        queued.add(t)
+        prio[t] = p
+        a = aff.get(t)
+        if w is None or w == 0 or not is_cfs(p) or a is None or len(a) < 2:
+            continue
+        if since is None or ts < since or (until is not None and ts > until):
+            continue
+
+        def judge(state):
+            """the level of the miss, "" for none, None when a CPU it needs is not known"""
+            r = state.get(tgt)
+            if r is None:
+                return None
+            if r == 0:
+                return ""
+            lower = frozenset([tgt])
+            for name, span in doms.get(tgt, []):
+                cand = (span & a) - lower
+                if any(state.get(c) is None for c in cand):
+                    return None
+                if any(state.get(c) == 0 for c in cand):
+                    return name
+                lower = span
+            return ""
+
+        l1, l2 = judge(w[3]), judge(w[4] if w[4] is not None else running)
+        late = mark_end is not None and ts > mark_end
+        if l1 == l2 and l1 is not None and not late:
+            if l1:
+                sure[l1] = sure.get(l1, 0) + 1
+        else:
+            for lv in {l1, l2} - {None, ""}:
+                amb[lv] = amb.get(lv, 0) + 1
+            if None in (l1, l2):
+                for name, _ in doms.get(tgt, []):
+                    amb[name] = amb.get(name, 0) + 1
+    return sure, amb
+
+
+def wakeup_check(win):
+    """The module's wasted_wakeup rows against wakeup_misses(), per level: (lines, checks [(ok, text)])."""
+    rows = win.files.get("wasted_wakeup", "").splitlines()
+    lines, checks = [], []
+    if len(rows) < 2:
+        lines.append("# %s: no wasted_wakeup table (wakeup probe off on this kernel)" % win.name)
+        return lines, checks
+    hdr = rows[1].split()
+    mod = {}
+    for l in rows[2:]:
+        f = dict(zip(hdr, l.split()))
+        if "misses" in f:
+            mod[f["level"]] = mod.get(f["level"], 0) + int(f["misses"])
+    st = win.info.get("feature.wasted_wakeup", "").strip()
+    if not st.startswith("active"):
+        lines.append("# %s: wakeup probe %s: not compared" % (win.name, st or "?"))
+        return lines, checks
+    sure, amb = wakeup_misses(win)
+    for lv in sorted(set(sure) | set(amb) | set(mod)):
+        m, t, a = mod.get(lv, 0), sure.get(lv, 0), amb.get(lv, 0)
+        b = max(WAKE_BOUND_PCT * t, WAKE_BOUND_N)
+        good = t - b <= m <= t + a + b
+        lines.append("wakeup oracle: %s %s %s module %d vs trace %d (+%d ambiguous)%s"
+                     % (win.release, win.name, lv, m, t, a, "" if good else " (outside the bound)"))
+        if t >= WAKE_MIN:
+            checks.append((good, "%s %s: wakeups placed on a busy CPU beside an idle allowed one, module %d "
+                           "vs trace %d (+%d ambiguous)" % (win.name, lv, m, t, a)))
+    return lines, checks
+
+
 def module_table(win, name, key_col=0):
     rows = {}
     lines = win.files.get(name, "").splitlines()
@@ -816,8 +1007,18 @@ def judge_window(win, v, summary):
 def main(paths):
     v = Verdicts()
     summary = {}
+    wsummary = {}
     for p in paths:
-        judge_window(Window(p), v, summary)
+        win = Window(p)
+        judge_window(win, v, summary)
+        wl, wc = wakeup_check(win)
+        for l in wl:
+            print(l)
+        ws = wsummary.setdefault(win.release, [0, 0])
+        for good, text in wc:
+            ws[1] += 1
+            ws[0] += good
+            v.check(good, text)
     for rel, s in sorted(summary.items()):
         good, total = s["cpu"]
         print("wasted-core oracle: %s %d of %d CPUs within bound" % (rel, good, total))
@@ -834,6 +1035,8 @@ def main(paths):
                      else "within a period plus 1/8 of the markers", s["tickgap"]))
         v.check(good == total and total > 0, "%s: every compared CPU within 5 %% or 20 ms (%d of %d)"
                 % (rel, good, total))
+    for rel, (good, total) in sorted(wsummary.items()):
+        print("wakeup oracle: %s %d of %d levels within bound" % (rel, good, total))
     print("checks done")
     return 1 if v.fails or not v.n else 0
 

@@ -11,7 +11,7 @@ mark=$(dmesg_mark)
 unload_module
 bad=
 for p in wasted_period_us=50 wasted_period_us=1000001 wasted_period_us=-1 wasted_trace_ms=0 \
-	 wasted_trace_ms=3600001 wasted_cause=2; do
+	 wasted_trace_ms=3600001 wasted_cause=2 wasted_wakeup=2; do
 	out=$(modload "$KO" "$p" 2>/dev/null)
 	if module_loaded; then
 		bad="$bad $p:loaded"
@@ -21,12 +21,12 @@ for p in wasted_period_us=50 wasted_period_us=1000001 wasted_period_us=-1 wasted
 	fi
 done
 [ -z "$bad" ]
-check $? "wasted params: out-of-range wasted_period_us, wasted_trace_ms, wasted_cause refuse the load with EINVAL${bad:+:$bad}"
+check $? "wasted params: out-of-range wasted_period_us, wasted_trace_ms, wasted_cause, wasted_wakeup refuse the load with EINVAL${bad:+:$bad}"
 n=$(dmesg_since "$mark" | grep -c 'sched_shadow: not loading: wasted_')
-# wasted_period_us=-1 and wasted_cause=2 are refused by the kernel's own
-# parameter parsers (uint, bool), which log their own line
+# wasted_period_us=-1, wasted_cause=2 and wasted_wakeup=2 are refused by the
+# kernel's own parameter parsers (uint, bool), which log their own line
 [ "$n" -eq 4 ]
-check $? "wasted params: one log line of ours per range refused ($n of 4; -1 and the bool are the kernel's parsers')"
+check $? "wasted params: one log line of ours per range refused ($n of 4; -1 and the bools are the kernel's parsers')"
 modload "$KO" wasted_period_us=0 > /tmp/w40.out 2>/dev/null
 st=$(awk '$1 == "feature.wasted" { print $2 }' "$SS/info" 2>/dev/null)
 [ "$st" = "inactive:wasted_period_us=0" ] && [ ! -e "$SS/wasted" ]

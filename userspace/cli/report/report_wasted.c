@@ -16,6 +16,7 @@
 #include "cli/report/report.h"
 #include "cli/formats/table.h"
 #include "cli/formats/json_parse.h"
+#include "cli/report/report_wasted_why.h"
 
 /* The command's process: tracked from fork to the end of the run (cmd_run.c). */
 void report_wasted_track(struct report *r, const char *debugfs, pid_t pid)
@@ -139,6 +140,87 @@ static void cpus_text(FILE *f, const struct dbgfs_table *t)
 	fprintf(f, "(the level columns: wasted time by the domain of the nearest waiter)\n");
 }
 
+/* The explained share of the wasted time and its largest causes. */
+static void why_text(FILE *f, const struct dbgfs_table *attrib)
+{
+	struct wasted_why w;
+	char line[256];
+	int i;
+
+	wasted_why_of(attrib, &w);
+	if (!w.have)
+		return;
+	wasted_why_line(line, sizeof(line), &w);
+	fprintf(f, "%s\n", line);
+	fprintf(f, "largest causes (of %.1f ms):", w.total_ms);
+	for (i = 0; i < w.ntop; i++)
+		fprintf(f, "%s %s %.1f ms (%.0f%%)", i ? "," : "", w.top[i].name, w.top[i].ms,
+			wasted_why_pct(&w, w.top[i].ms));
+	fprintf(f, "\n");
+}
+
+static void why_json(struct json_writer *jw, const struct dbgfs_table *attrib)
+{
+	struct wasted_why w;
+	int i;
+
+	wasted_why_of(attrib, &w);
+	json_key(jw, "explained");
+	if (!w.have) {
+		json_null(jw);
+	} else {
+		json_obj_begin(jw);
+		json_kv_double(jw, "wasted_ms", w.total_ms);
+		json_kv_double(jw, "explained_pct", wasted_why_explained_pct(&w));
+		json_kv_double(jw, "wakeup_pct", wasted_why_pct(&w, w.wakeup_ms));
+		json_kv_double(jw, "balancing_pct", wasted_why_pct(&w, w.balancing_ms));
+		json_kv_double(jw, "nohz_pct", wasted_why_pct(&w, w.nohz_ms));
+		json_kv_double(jw, "newidle_skipped_pct", wasted_why_pct(&w, w.newidle_ms));
+		json_kv_double(jw, "interval_pct", wasted_why_pct(&w, w.interval_ms));
+		json_kv_double(jw, "unknown_pct", wasted_why_pct(&w, w.unknown_ms));
+		json_kv_double(jw, "no_work_pct", wasted_why_pct(&w, w.no_work_ms));
+		json_obj_end(jw);
+	}
+	json_key(jw, "top_causes");
+	json_arr_begin(jw);
+	for (i = 0; i < w.ntop; i++) {
+		json_obj_begin(jw);
+		json_kv_str(jw, "cause", w.top[i].name);
+		json_kv_double(jw, "wasted_ms", w.top[i].ms);
+		json_kv_double(jw, "pct", wasted_why_pct(&w, w.top[i].ms));
+		json_obj_end(jw);
+	}
+	json_arr_end(jw);
+}
+
+static void why_prom(struct prom_writer *p, const struct dbgfs_table *attrib)
+{
+	static const char *const parts[] = { "explained", "wakeup", "balancing", "nohz",
+		"newidle_skipped", "interval", "unknown", "no_work" };
+	struct wasted_why w;
+	double v[8];
+	int i;
+
+	wasted_why_of(attrib, &w);
+	if (!w.have)
+		return;
+	v[0] = wasted_why_explained_pct(&w);
+	v[1] = wasted_why_pct(&w, w.wakeup_ms);
+	v[2] = wasted_why_pct(&w, w.balancing_ms);
+	v[3] = wasted_why_pct(&w, w.nohz_ms);
+	v[4] = wasted_why_pct(&w, w.newidle_ms);
+	v[5] = wasted_why_pct(&w, w.interval_ms);
+	v[6] = wasted_why_pct(&w, w.unknown_ms);
+	v[7] = wasted_why_pct(&w, w.no_work_ms);
+	prom_family(p, PROM_PREFIX "wasted_explained_ratio", "gauge",
+		    "share of the wasted time charged to a named decision (part=explained) and to each part");
+	for (i = 0; i < 8; i++) {
+		struct prom_label l[] = { { "part", parts[i] } };
+
+		prom_sample(p, PROM_PREFIX "wasted_explained_ratio", l, 1, v[i] / 100.0);
+	}
+}
+
 static void wasted_text(const struct report *r, FILE *f)
 {
 	const struct report_wasted *s = &r->wasted;
@@ -163,6 +245,8 @@ static void wasted_text(const struct report *r, FILE *f)
 		fprintf(f, "headline: policy that wasted time: none\n");
 	fprintf(f, "changes replayed every %s us; error bound: %s ms; samples that woke an idle CPU: %s\n",
 		per ? per : "?", bound ? bound : "?", wk ? wk : "?");
+	if (s->have_attrib)
+		why_text(f, &s->attrib);
 	cpus_text(f, &s->cpus);
 	if (s->have_attrib) {
 		fprintf(f, "\nwhat the idle CPU's balancing at the nearest waiter's level did meanwhile "
@@ -250,6 +334,8 @@ static void wasted_json(const struct report *r, struct json_writer *w)
 			rows_json(w, &s->attrib);
 		else
 			json_null(w);
+		if (s->have_attrib)
+			why_json(w, &s->attrib);
 		json_key(w, "cgroups");
 		if (s->have_cgroups)
 			rows_json(w, &s->cgroups);
@@ -293,6 +379,8 @@ static void wasted_prom(const struct report *r, struct prom_writer *p)
 		prom_sample(p, PROM_PREFIX "wasted_unknown_seconds", l, 1,
 			    cell_ms(&s->cpus, i, "unknown_ms") / 1e3);
 	}
+	if (s->have_attrib)
+		why_prom(p, &s->attrib);
 	if (s->have_attrib) {
 		prom_family(p, PROM_PREFIX "wasted_attributed_seconds", "gauge",
 			    "wasted time by what the idle CPU's balancing at the nearest waiter's level did");
@@ -380,6 +468,7 @@ struct wasted_facts {
 	int have, have_wait;
 	double wasted_ms, wait_ms, balancer_ms, capacity_ms, unknown_ms, top_ms;
 	const char *top;
+	struct wasted_why why;
 };
 
 static void wasted_facts_of(const struct report *r, struct wasted_facts *f)
@@ -400,11 +489,75 @@ static void wasted_facts_of(const struct report *r, struct wasted_facts *f)
 		f->capacity_ms = cell_ms(&s->cgroups, tr, "wait_busy_ms");
 		f->unknown_ms = cell_ms(&s->cgroups, tr, "wait_unknown_ms");
 	}
+	if (s->have_attrib)
+		wasted_why_of(&s->attrib, &f->why);
 	f->top = info(r, "wasted_policy_top");
 	if (f->top && !strcmp(f->top, "-"))
 		f->top = NULL;
 	if (f->top && info(r, "wasted_policy_top_ms"))
 		f->top_ms = strtod(info(r, "wasted_policy_top_ms"), NULL);
+}
+
+/* One side's run: the explained share, its parts and the largest causes. */
+static int why_k;	/* the cause why_cause() names (0: the largest) */
+
+static const char *why_cause(const struct report *r)
+{
+	static char buf[128];
+	struct wasted_facts f;
+
+	wasted_facts_of(r, &f);
+	if (!f.why.have || f.why.ntop <= why_k)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%s %.0f%%", f.why.top[why_k].name,
+		 wasted_why_pct(&f.why, f.why.top[why_k].ms));
+	return buf;
+}
+
+static void why_compare(const struct cmp_side side[2], struct cmp_out *o)
+{
+	static const char *const parts[] = { "  wakeup placement (%)", "  balancing decisions (%)",
+		"  no attempt: nohz, no kick (%)", "  no attempt: newidle skipped (%)",
+		"  no attempt: interval (%)", "  no attempt: unknown (%)", "  audit saw no work (%)" };
+	struct cmp_num x, p[7];
+	char a[256], b[256], label[32];
+	int any = 0, k;
+
+	cmp_num_init(&x);
+	for (k = 0; k < 7; k++)
+		cmp_num_init(&p[k]);
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < side[s].n; i++) {
+			struct wasted_facts f;
+			const struct wasted_why *w = &f.why;
+
+			wasted_facts_of(side[s].run[i], &f);
+			if (!w->have)
+				continue;
+			double v[] = { w->wakeup_ms, w->balancing_ms, w->nohz_ms, w->newidle_ms,
+				       w->interval_ms, w->unknown_ms, w->no_work_ms };
+
+			any = 1;
+			x.v[s][i][0] = wasted_why_explained_pct(w);
+			for (k = 0; k < 7; k++)
+				p[k].v[s][i][0] = wasted_why_pct(w, v[k]);
+		}
+	if (!any)
+		return;
+	cmp_row_num(o, "wasted-core time explained (%)", "%.0f", 1, &x, CMP_CALL);
+	for (k = 0; k < 7; k++)
+		cmp_row_num(o, parts[k], "%.0f", 1, &p[k], CMP_CALL);
+	for (k = 0; k < WASTED_WHY_TOP; k++) {
+		why_k = k;
+		snprintf(label, sizeof(label), "cause #%d", k + 1);
+		if (side[0].n == 1 && side[1].n == 1)
+			cmp_row(o, label, cmp_side_text(a, sizeof(a), &side[0], why_cause),
+				cmp_side_text(b, sizeof(b), &side[1], why_cause));
+		else	/* the runs' causes, which may differ: a line */
+			cmp_verdict(o, label, "%s: %s; %s: %s", side[0].name,
+				    cmp_side_text(a, sizeof(a), &side[0], why_cause), side[1].name,
+				    cmp_side_text(b, sizeof(b), &side[1], why_cause));
+	}
 }
 
 /* The judgement of the extra wait: second side minus first, its two parts. */
@@ -514,6 +667,7 @@ static void wasted_compare(const struct cmp_side side[2], struct cmp_out *o)
 			    cmp_side_text(b, sizeof(b), &side[1], wasted_top_name));
 	if (waits)
 		wasted_extra_verdict(o, &tot, &bal, &cap);
+	why_compare(side, o);
 }
 
 static void wasted_compare_json(const struct report *r, struct json_writer *w)
@@ -538,6 +692,13 @@ static void wasted_compare_json(const struct report *r, struct json_writer *w)
 		json_obj_end(w);
 	} else {
 		json_null(w);
+	}
+	if (f.why.have) {
+		json_kv_double(w, "explained_pct", wasted_why_explained_pct(&f.why));
+		json_kv_str(w, "cause_top", f.why.ntop ? f.why.top[0].name : NULL);
+	} else {
+		json_kv_null(w, "explained_pct");
+		json_kv_null(w, "cause_top");
 	}
 	json_kv_str(w, "policy_top", f.top);
 	if (f.top)
