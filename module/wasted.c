@@ -166,6 +166,7 @@ enum wasted_begin {
 
 struct wasted_ep {
 	u64 start;		/* log clock */
+	u64 att_from;		/* the CPU's own attempts count from then on */
 	u64 last;		/* end of the last sample with wasted time at this level */
 	u8 begin;		/* enum wasted_begin */
 	u8 path;		/* WAKE: enum wasted_wake_path */
@@ -669,24 +670,38 @@ static void wasted_group_attempt(u32 c, u32 lvl, u32 *rec, u64 *at)
 	}
 }
 
-/* A new episode of @c's wasted time at @lvl, in the sample (@lo, @now]: when it began, and what began it. */
-static void wasted_ep_open(u32 c, u32 lvl, struct wasted_ep *ep, u64 lo, u64 now)
+/*
+ * A new episode of @c's wasted time at @lvl, in the sample (@lo, @now]:
+ * when it began (@s: exact from the replay when @exact, else the CPU's
+ * last turn to idle or the sample's start), and what began it.
+ */
+static void wasted_ep_open(u32 c, u32 lvl, struct wasted_ep *ep, u64 lo, u64 now, u64 s,
+			   bool exact)
 {
-	u64 s = wr_level_since(W.r, c, lvl), idle_at = W.r->cpu[c].idle_at, m;
-	u64 from = lo, to = now;
+	u64 idle_at = W.r->cpu[c].idle_at, m, from, to;
 	u32 path;
 
 	ep->begin = WASTED_BEGIN_OTHER;
-	if (s && s <= now) {
-		ep->start = s;
+	ep->start = s ? s : lo;
+	ep->att_from = ep->start;
+	if (exact) {
+		/*
+		 * The CPU went idle with the waiter there: newly idle balancing's
+		 * chance, no placement's.  Its newly idle attempt ran before the
+		 * switch to idle, while the CPU was busy (an attempt with a busy
+		 * destination is not recorded, so any since it turned busy is that one).
+		 */
+		if (s == idle_at) {
+			if (W.r->cpu[c].busy_at < s)
+				ep->att_from = W.r->cpu[c].busy_at;
+			return;
+		}
 		from = s;
 		to = s;
 	} else {
-		ep->start = lo;		/* not known: the sample's start */
+		from = ep->start;
+		to = now;
 	}
-	/* the CPU went idle with the waiter there: newly idle balancing's chance, no placement's */
-	if (s && s == idle_at)
-		return;
 	if (!shadow_wake_mark(c, lvl, &m, &path))
 		return;
 	if (m + WASTED_WAKE_BEFORE_NS >= from && m <= to + WASTED_WAKE_AFTER_NS && m >= idle_at) {
@@ -705,7 +720,8 @@ static u32 wasted_charge(int c, u32 lvl, u64 ns, u64 lo, u64 now)
 	struct wasted_pcpu *pc = wasted_pc[c];
 	struct wasted_ep *ep;
 	u32 s, rec, key, attempts;
-	u64 at;
+	u64 at, since;
+	bool exact;
 
 	if (lvl >= WASTED_LVL_NONE) {
 		key = wasted_key(WASTED_LVL_NONE, WASTED_V_NO_ATTEMPT, WASTED_NA_NO_DOMAIN, 0);
@@ -713,8 +729,20 @@ static u32 wasted_charge(int c, u32 lvl, u64 ns, u64 lo, u64 now)
 		return key;
 	}
 	ep = &W.ep[c][lvl];
-	if (ep->begin == WASTED_BEGIN_NONE || lo > ep->last + WASTED_STRETCH_GAP_NS)
-		wasted_ep_open(c, lvl, ep, lo, now);
+	/*
+	 * The episode's start: exact from the replay while the CPU is idle
+	 * (a later start than the open episode's means the waste at this
+	 * level stopped and began again: a new episode); else a turn to idle
+	 * since the episode began starts a new one then; else the sampler's
+	 * resolution (pauses up to the stretch's gap do not end it).
+	 */
+	since = wr_level_since(W.r, c, lvl);
+	exact = since && since <= now;
+	if (!exact)
+		since = W.r->cpu[c].idle_at > ep->start ? W.r->cpu[c].idle_at : 0;
+	if (ep->begin == WASTED_BEGIN_NONE || lo > ep->last + WASTED_STRETCH_GAP_NS ||
+	    since > ep->start)
+		wasted_ep_open(c, lvl, ep, lo, now, since, exact);
 	ep->last = now;
 	s = atomic_read(&pc->seq[lvl]);
 	smp_rmb();	/* the count before the time and the record (the writer's order reversed) */
@@ -723,6 +751,8 @@ static u32 wasted_charge(int c, u32 lvl, u64 ns, u64 lo, u64 now)
 	rec = READ_ONCE(pc->rec[lvl]);
 	attempts = s - W.tick_seq[c][lvl];
 	W.tick_seq[c][lvl] = s;	/* the next charge of this sample counts none of them again */
+	if ((rec & WASTED_REC_VALID) && at >= ep->att_from && at < ep->start)
+		at = ep->start;		/* the newly idle attempt of the turn to idle that began it */
 	if (!(rec & WASTED_REC_VALID) || at < ep->start)
 		wasted_group_attempt(c, lvl, &rec, &at);
 	if ((rec & WASTED_REC_VALID) && at >= ep->start) {

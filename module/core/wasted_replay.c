@@ -950,6 +950,7 @@ void wr_set_state(struct wr_replay *r, u64 now, u32 cpu, enum wr_state st)
 			c->idle_lvl = WASTED_LVL_NONE;
 	} else if (st == WR_BUSY) {
 		r->busy_count++;
+		c->busy_at = now;
 	} else if (st == WR_VOID) {
 		wr_set(r->vd, cpu);
 		r->void_count++;

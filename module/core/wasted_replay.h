@@ -130,6 +130,7 @@ struct wr_cpu {
 	u32 own_mask[WR_MASKS];	/* its restricted waiters per mask */
 	u64 since;		/* start of the open piece */
 	u64 idle_at;		/* when it last turned idle */
+	u64 busy_at;		/* when it last turned busy */
 	u8 idle_lvl;		/* its level then (enum wasted_level; NONE: not wasted) */
 	u64 snap[WR_CHAIN];	/* normal idle: its signature's integral per chain domain at since */
 	u64 snap_unk;

@@ -53,6 +53,19 @@ for c in $cases; do
 	fi
 done
 
+# what explains the wasted time, per case (its first run), and its target: >= 90 % explained,
+# no_attempt/unknown + none/no_work <= 10 % ("not met" with the numbers)
+echo
+for c in $cases; do
+	line=$(grep -m1 '^wasted-core time explained: ' "$ddir/run-$c.txt" 2>/dev/null)
+	[ -n "$line" ] || { echo "$c: no explained line in its report"; continue; }
+	echo "$c: $line"
+	echo "$line" | awk -v c="$c" '{ gsub(/[(),;%]/, " "); for (i = 1; i <= NF; i++) v[$i] = $(i + 1)
+		x = $4; f = v["unknown"] + v["work"]
+		printf "%s: wasted-core time explained target (>= 90%%, unknown + no work <= 10%%): %s\n", c,
+			(x >= 90 && f <= 10) ? "met" : sprintf("not met (%s%%, %s%%)", x, f) }'
+done
+
 # every round: a case's runs are its repeats
 mapfile -t roots < <(ls "$vout"/run-root-r*.json 2>/dev/null | sort -V)
 mapfile -t nesteds < <(ls "$vout"/run-nested-r*.json 2>/dev/null | sort -V)
