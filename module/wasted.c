@@ -166,6 +166,8 @@ enum wasted_begin {
 
 struct wasted_ep {
 	u64 start;		/* log clock */
+	u8 why, detail;		/* the reason read while the CPU was idle (why_set) */
+	bool why_set;
 	u64 att_from;		/* the CPU's own attempts count from then on */
 	u64 last;		/* end of the last sample with wasted time at this level */
 	u8 begin;		/* enum wasted_begin */
@@ -603,9 +605,9 @@ static void wasted_trace(int cpu, u64 end, u64 len, const struct wasted_stretch 
  * (rq and domain fields through BTF; racy reads of another CPU's, in
  * process context), decided by core/wasted_why.c's rules.
  */
-static int wasted_why_now(u32 c, u32 lvl, bool began_idle, int *detail)
+static int wasted_why_now(u32 c, u32 lvl, bool began_idle, bool ended, int *detail)
 {
-	struct wasted_why_in in = { .began_idle = began_idle, .have_cost = true };
+	struct wasted_why_in in = { .began_idle = began_idle, .ended = ended, .have_cost = true };
 	struct shadow_cpu *sc = shadow_cpus[c];
 	struct rq *rq = sc ? READ_ONCE(sc->rq) : NULL;
 	struct sched_domain *sd;
@@ -684,6 +686,7 @@ static void wasted_ep_open(u32 c, u32 lvl, struct wasted_ep *ep, u64 lo, u64 now
 	ep->begin = WASTED_BEGIN_OTHER;
 	ep->start = s ? s : lo;
 	ep->att_from = ep->start;
+	ep->why_set = false;
 	if (exact) {
 		/*
 		 * The CPU went idle with the waiter there: newly idle balancing's
@@ -766,7 +769,22 @@ static u32 wasted_charge(int c, u32 lvl, u64 ns, u64 lo, u64 now)
 				  (!(rec & WASTED_REC_VALID) || rc->idle_at >= at);
 		int why, detail;
 
-		why = wasted_why_now(c, lvl, began_idle, &detail);
+		/*
+		 * Read while the CPU is idle; busy again by the sample's end, the
+		 * reason its episode had while idle, or (all of it within this
+		 * sample) the rules without the tick's, whose state then is gone.
+		 */
+		if (rc->state == WR_IDLE) {
+			why = wasted_why_now(c, lvl, began_idle, false, &detail);
+			ep->why = why;
+			ep->detail = detail;
+			ep->why_set = true;
+		} else if (ep->why_set) {
+			why = ep->why;
+			detail = ep->detail;
+		} else {
+			why = wasted_why_now(c, lvl, began_idle, true, &detail);
+		}
 		key = wasted_key(lvl, WASTED_V_NO_ATTEMPT, why, detail);
 	}
 	wasted_keys_add(&W.keys[c], key, ns, attempts);

@@ -86,7 +86,7 @@ int wasted_why(const struct wasted_why_in *in, int *detail)
 		r = wasted_newidle(in);
 		return r >= 0 ? r : WASTED_NA_INTERVAL;
 	}
-	if (in->have_nohz && in->tick_stopped) {
+	if (!in->ended && in->have_nohz && in->tick_stopped) {
 		if (!in->kick_pending)
 			return WASTED_NA_NOHZ_NO_KICK;
 		*detail = WASTED_NAD_KICK_PENDING;
@@ -102,6 +102,6 @@ int wasted_why(const struct wasted_why_in *in, int *detail)
 		return r;
 	if (in->now - due <= 1)
 		return WASTED_NA_INTERVAL;
-	*detail = WASTED_NAD_TICK_OVERDUE;
+	*detail = in->ended ? WASTED_NAD_ENDED : WASTED_NAD_TICK_OVERDUE;
 	return WASTED_NA_UNKNOWN;
 }

@@ -85,6 +85,7 @@ extern const char * const wasted_na_name[WASTED_NR_NA];
 	X(NONE, "-")							\
 	X(TICK_OVERDUE, "tick_overdue")	/* due for over a jiffy, the tick running */ \
 	X(KICK_PENDING, "kick_pending")	/* due, tick stopped, a kick to the CPU not yet run */ \
+	X(ENDED, "ended")		/* due; the CPU was busy again when read: its tick then not known */ \
 	X(UNREAD, "unread")		/* the domain or a field it needs not read */
 
 #define WASTED_NA_DETAIL_ENUM(id, name) WASTED_NAD_##id,
@@ -105,6 +106,7 @@ extern const char * const wasted_na_detail_name[WASTED_NR_NA_DETAILS];
 struct wasted_why_in {
 	bool have_sd;		/* the CPU's domain at that level was found */
 	bool began_idle;	/* the CPU turned idle with such a waiter there, no attempt since */
+	bool ended;		/* the CPU is busy again now: its tick's state is not that of the wasted time */
 	bool have_nohz;		/* the kernel has rq->nohz_tick_stopped (CONFIG_NO_HZ_COMMON) */
 	bool tick_stopped;
 	bool kick_pending;	/* rq->nohz_flags non-zero: a kick to this CPU not yet run */

@@ -132,6 +132,18 @@ static void test_rules(void)
 	tap_ok(r == WASTED_NA_NOHZ_NO_KICK, "went idle and newidle skipped, but the balance is now overdue, tick stopped: nohz_no_kick (%s)", na(r));
 
 	in = why(-3);
+	in.tick_stopped = true;
+	in.ended = true;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_UNKNOWN && d == WASTED_NAD_ENDED,
+	       "tick stopped and overdue, but the CPU is busy again when read: unknown (ended), never nohz_no_kick (%s, %s)",
+	       na(r), wasted_na_detail_name[d]);
+	in.began_idle = true;
+	in.avg_idle = 10000;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_NEWIDLE_SKIPPED, "... it went idle with the waiter there, avg_idle below the cost: newidle_skipped (%s)",
+	       na(r));
+	in = why(-3);
 	in.have_sd = false;
 	in.tick_stopped = true;
 	r = wasted_why(&in, &d);
