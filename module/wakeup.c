@@ -86,6 +86,8 @@ static struct wake_topo *wake_topo;		/* [nr_cpu_ids] */
 static u64 *wake_marks;				/* [WASTED_NR_LEVELS][nr_cpu_ids]: stamp | path + 1 */
 static struct shadow_wake_counts __percpu *wake_pc;
 static bool wake_registered;
+static size_t wake_bytes;			/* what shadow_wake_init() took */
+DEFINE_STATIC_KEY_FALSE(shadow_wake_on);	/* the idle bitmap is kept (wasted.h) */
 static char wake_state[80] = "inactive:not-initialized";
 
 #define WAKE_MARK_PATH	0xffULL
@@ -341,7 +343,8 @@ void shadow_wake_info(struct seq_file *m)
 {
 	seq_printf(m, "feature.wasted_wakeup %s\n", wake_state);
 	if (wake_registered)
-		seq_printf(m, "wasted_wakeup_nmissed %d\n", wake_krp.nmissed);
+		seq_printf(m, "wasted_wakeup_nmissed %d\nwasted_wakeup_bytes %zu\n", wake_krp.nmissed,
+			   wake_bytes);
 }
 
 void shadow_wake_free(void)
@@ -392,6 +395,11 @@ void shadow_wake_init(void)
 		return;
 	}
 	wake_registered = true;
+	wake_bytes = (size_t)nr_cpu_ids * sizeof(*wake_topo) +
+		     (size_t)WASTED_NR_LEVELS * nr_cpu_ids * sizeof(u64) +
+		     (size_t)num_possible_cpus() * sizeof(struct shadow_wake_counts);
+	/* from here on each CPU's turns to and from idle keep the bitmap */
+	static_branch_enable(&shadow_wake_on);
 	strscpy(wake_state, "active:select_task_rq_fair", sizeof(wake_state));
 }
 
@@ -400,5 +408,6 @@ void shadow_wake_exit(void)
 {
 	if (wake_registered)
 		unregister_kretprobe(&wake_krp);
+	static_branch_disable(&shadow_wake_on);
 	wake_registered = false;
 }

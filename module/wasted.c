@@ -1215,10 +1215,12 @@ static int wasted_alloc(void)
 	    !W.topo.nlev || !W.topo.slot || !W.topo.span)
 		return -ENOMEM;
 	W.bytes = (size_t)num_possible_cpus() * sizeof(struct wasted_pcpu) +
-		  (size_t)n * (sizeof(*W.acc) + sizeof(*W.keys) + sizeof(*W.stretch_seq) +
+		  (size_t)n * (sizeof(*W.acc) + sizeof(*W.keys) + sizeof(*W.ep) +
 			       sizeof(*W.tick_seq) + sizeof(*W.st) + sizeof(*W.f.cpu) +
 			       1 + WASTED_MAX_DOMAINS + (size_t)WASTED_MAX_DOMAINS * words * sizeof(u64)) +
 		  words * sizeof(u64) + (size_t)num_present_cpus() * sizeof(struct wasted_log) +
+		  BITS_TO_LONGS(n) * sizeof(long) +
+		  (size_t)WASTED_NR_LEVELS * n * (sizeof(*wasted_grp_rec) + sizeof(*wasted_grp_at)) +
 		  sizeof(*W.r) + wr_bytes(n, W.dom_cap) +
 		  (size_t)cap * (sizeof(*W.f.steps) + sizeof(*W.f.sort) + sizeof(*W.f.tmp));
 	W.topo.nr_cpus = n;

@@ -63,12 +63,17 @@ extern struct wasted_log **shadow_wasted_logs;
  * CPUs idle now (bit set), as each CPU's switches to and from idle and its
  * snapshots say: the live view the wakeup probe (wakeup.c) reads, where
  * the replay's is the sampler's delayed one.  A CPU whose state was never
- * logged reads busy.  One atomic bit operation per idle transition.
+ * logged reads busy.  Kept only while the wakeup probe is registered
+ * (shadow_wake_on, a static key: with the probe off the switch path has
+ * no extra instruction); then one atomic bit operation per idle transition.
  */
 extern unsigned long *shadow_wasted_idle;
+DECLARE_STATIC_KEY_FALSE(shadow_wake_on);
 
 static __always_inline void shadow_wasted_idle_set(int cpu, bool busy)
 {
+	if (!static_branch_unlikely(&shadow_wake_on))
+		return;
 	if (busy)
 		clear_bit(cpu, shadow_wasted_idle);
 	else
@@ -134,7 +139,7 @@ static __always_inline void shadow_wasted_state(int cpu, bool busy)
 static __always_inline void shadow_wasted_snap(int cpu, bool busy)
 {
 	WRITE_ONCE(shadow_wasted_logs[cpu]->want_snap, 0);
-	if (test_bit(cpu, shadow_wasted_idle) == busy)
+	if (static_branch_unlikely(&shadow_wake_on) && test_bit(cpu, shadow_wasted_idle) == busy)
 		shadow_wasted_idle_set(cpu, busy);
 	shadow_wasted_rec(cpu, WF_SNAP, 0, 0, 0, busy ? WF_BUSY : 0, 0);
 }
