@@ -24,7 +24,8 @@
  * word operations: per domain of the target (at most WASTED_MAX_DOMAINS),
  * its span AND the task's cpus_ptr AND the idle bitmap, one pass over the
  * words.  The idle bitmap (wasted.h) is written by each CPU's switches to
- * and from idle (one atomic bit operation per transition); the domains are
+ * and from idle (one atomic bit operation per transition, only while this
+ * probe is registered: shadow_wake_on); the domains are
  * the kernel's (RCU), their levels the sampler's table (checked by span
  * weight: a domain that changed since is skipped and counted).
  *
