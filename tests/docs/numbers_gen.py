@@ -46,7 +46,8 @@ def values():
             "%s, %+.0f" % (r["call"], r["difference"])
     wait = "run-queue wait of the command"
     for r in c["rows"]:
-        if (r["title"] or "").startswith(wait) and "verdict" in r:
+        if (r["title"] or "").startswith(wait) and "verdict" in r and \
+                r["label"] in ("second minus first", "the extra wait is"):
             key = "howto.extra_split" if r["label"] == "second minus first" else "howto.extra_is"
             v[key] = r["verdict"]
     for key, label in (("wait_total", "total wait"), ("wait_bal", "an allowed CPU idle: the balancer's"),
