@@ -723,7 +723,7 @@ static u32 wasted_charge(int c, u32 lvl, u64 ns, u64 lo, u64 now)
 	struct wasted_pcpu *pc = wasted_pc[c];
 	struct wasted_ep *ep;
 	u32 s, rec, key, attempts;
-	u64 at, since;
+	u64 at, since, idle_at;
 	bool exact;
 
 	if (lvl >= WASTED_LVL_NONE) {
@@ -733,19 +733,24 @@ static u32 wasted_charge(int c, u32 lvl, u64 ns, u64 lo, u64 now)
 	}
 	ep = &W.ep[c][lvl];
 	/*
-	 * The episode's start: exact from the replay while the CPU is idle
-	 * (a later start than the open episode's means the waste at this
-	 * level stopped and began again: a new episode); else a turn to idle
-	 * since the episode began starts a new one then; else the sampler's
-	 * resolution (pauses up to the stretch's gap do not end it).
+	 * A new episode: the first waste at this level, waste again after a
+	 * pause longer than the stretch's gap, or the CPU's turn to idle since
+	 * the episode began (newly idle balancing's own chance).  Nothing else
+	 * ends one: the waiters that make it wasted come and go (a preemption
+	 * between two of them drops the count to 0 for an instant), and the
+	 * attempts made since it began keep their time.  Its start: exact from
+	 * the replay while the CPU is idle (when the waste at this level last
+	 * began), else the turn to idle, else the sample's start.
 	 */
-	since = wr_level_since(W.r, c, lvl);
-	exact = since && since <= now;
-	if (!exact)
-		since = W.r->cpu[c].idle_at > ep->start ? W.r->cpu[c].idle_at : 0;
+	idle_at = W.r->cpu[c].idle_at;
 	if (ep->begin == WASTED_BEGIN_NONE || lo > ep->last + WASTED_STRETCH_GAP_NS ||
-	    since > ep->start)
+	    idle_at > ep->start) {
+		since = wr_level_since(W.r, c, lvl);
+		exact = since && since <= now;
+		if (!exact)
+			since = idle_at > ep->start ? idle_at : 0;
 		wasted_ep_open(c, lvl, ep, lo, now, since, exact);
+	}
 	ep->last = now;
 	s = atomic_read(&pc->seq[lvl]);
 	smp_rmb();	/* the count before the time and the record (the writer's order reversed) */
