@@ -10,12 +10,16 @@
 #            lb_count must not move (the independent check), and the
 #            time of episodes begun at an idle turn is newidle_skipped,
 #            never newidle_ratio (the cost rule comes first);
-#   short    and min/max_interval 1 ms: every idle balance is due each
-#            jiffy, so what waits with no attempt is NOHZ idle with no kick
-#            (nohz_no_kick), not interval;
+#   short    and min/max_interval 1 ms: every idle balance is due at each
+#            jiffy, so the reasons that need the balance due (nohz_no_kick,
+#            and unknown: due with the tick running) carry a larger share of
+#            the no-attempt time than in `long` (most episodes still end
+#            before the next tick: interval, by the rule, since the kernel
+#            balances an idle CPU only from its tick or a NOHZ kick);
 #   long     and min/max_interval 500 ms: the idle balance waits for its
 #            interval: interval (with newidle_skipped before it) is most
-#            of the no-attempt time, and a larger share than in `short`.
+#            of the no-attempt time, and the balance is rarely due (the
+#            due reasons under 5 % of it).
 # The knobs are restored after.  Each window's no_attempt rows are printed.
 # plan: 6
 # timeout: 180
@@ -93,12 +97,13 @@ check $? "wasted reasons: the knobs took every write ($D/cpu*/domain*/{max_newid
 check $? "wasted reasons: newly idle balancing ran as booted ($(cat /tmp/w45-ctl.newidle)) and never with max_newidle_lb_cost 10^12 ($(cat /tmp/w45-noni.newidle), /proc/schedstat)"
 awk -v s="$(v noni newidle_skipped)" -v r="$(v noni newidle_ratio)" 'BEGIN { exit !(s > 0 && r == 0) }'
 check $? "wasted reasons: newidle off by its cost: newidle_skipped carries time ($(v noni newidle_skipped) ms), newidle_ratio none ($(v noni newidle_ratio) ms)"
-awk -v n="$(v short nohz_no_kick)" -v i="$(v short interval)" -v u="$(v short unknown)" -v s="$(v short newidle_skipped)" \
-	'BEGIN { exit !(n > 0 && n >= i && n >= u && n >= s) }'
-check $? "wasted reasons: intervals of 1 ms: nohz_no_kick is the largest no_attempt reason ($(cat /tmp/w45-short.na))"
+# the due reasons' share of the no_attempt time (%)
+due() { awk -v n="$(v "$1" nohz_no_kick)" -v u="$(v "$1" unknown)" -v t="$(v "$1" no_attempt)" \
+	'BEGIN { printf "%.1f", t > 0 ? 100 * (n + u) / t : 0 }'; }
+awk -v s="$(due short)" -v l="$(due long)" -v n="$(v short nohz_no_kick)" 'BEGIN { exit !(n > 0 && s > l) }'
+check $? "wasted reasons: intervals of 1 ms: nohz_no_kick carries time, and the due reasons (nohz_no_kick, unknown) a larger share of the no_attempt time than with 500 ms ($(due short) % vs $(due long) %; $(cat /tmp/w45-short.na))"
 awk -v i="$(v long interval)" -v s="$(v long newidle_skipped)" -v n="$(v long no_attempt)" \
 	'BEGIN { exit !(n > 0 && i + s >= 0.6 * n) }'
 check $? "wasted reasons: intervals of 500 ms: interval and newidle_skipped are most of the no_attempt time ($(cat /tmp/w45-long.na))"
-awk -v il="$(v long interval)" -v nl="$(v long no_attempt)" -v is="$(v short interval)" -v ns="$(v short no_attempt)" \
-	'BEGIN { exit !(nl > 0 && ns > 0 && il / nl > is / ns) }'
-check $? "wasted reasons: interval's share of the no_attempt time is larger with 500 ms intervals than with 1 ms ($(v long interval) of $(v long no_attempt) vs $(v short interval) of $(v short no_attempt) ms)"
+awk -v l="$(due long)" -v n="$(v long no_attempt)" 'BEGIN { exit !(n > 0 && l < 5) }'
+check $? "wasted reasons: intervals of 500 ms: the balance is rarely due: nohz_no_kick and unknown are $(due long) % of the no_attempt time (< 5 %)"
