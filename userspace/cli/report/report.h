@@ -81,6 +81,7 @@ struct report_wasted {
 	int have, have_attrib, have_cgroups;
 	int tracked;			/* run's command was tracked (debugfs wasted_track) */
 	int absent;			/* read back from a report without this section */
+	int no_explained;		/* ... without its explained share: written back without it */
 	char why[REPORT_WHY_LEN];
 	struct dbgfs_table cpus, attrib, cgroups;
 };

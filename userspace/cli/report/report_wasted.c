@@ -334,7 +334,7 @@ static void wasted_json(const struct report *r, struct json_writer *w)
 			rows_json(w, &s->attrib);
 		else
 			json_null(w);
-		if (s->have_attrib)
+		if (s->have_attrib && !s->no_explained)
 			why_json(w, &s->attrib);
 		json_key(w, "cgroups");
 		if (s->have_cgroups)
@@ -457,6 +457,7 @@ static int wasted_load(struct report *r, const struct jv *d, char *err, size_t e
 	t = jv_get(sec, "attribution");
 	if (t && !jv_is_null(t))
 		s->have_attrib = !report_load_rows(t, "wasted_attrib", &s->attrib, err, errlen);
+	s->no_explained = !jv_get(sec, "explained");
 	t = jv_get(sec, "cgroups");
 	if (t && !jv_is_null(t))
 		s->have_cgroups = !report_load_rows(t, "wasted_cgroups", &s->cgroups, err, errlen);
