@@ -45,18 +45,24 @@ check $? "wasted cpuset: the /w42/s hogs are confined to cpus 2-3 (Cpus_allowed_
 sw=$(w_cg $f /w42/s wasted_ms) swt=$(w_cg $f /w42/s wait_ms) swi=$(w_cg $f /w42/s wait_idle_ms) swb=$(w_cg $f /w42/s wait_busy_ms)
 [ "$swt" != "-" ] && awk -v w="$swt" 'BEGIN { exit !(w + 0 >= 1000) }'
 check $? "wasted cpuset: /w42/s's hogs waited (one of three always does): $swt ms"
-awk -v w="$sw" -v i="$swi" 'BEGIN { exit !(w + 0 <= 1 && i + 0 <= 1) }'
-check $? "wasted cpuset: /w42/s wasted no CPU and never waited with an allowed CPU idle (wasted $sw ms, idle-share $swi ms, busy $swb ms)"
-# every wasted CPU had a waiter allowed there: /w42/s's never (their CPUs are busy),
-# so the cgroups that may run on cpus 0,1,4,5 (/w42/o and the root's threads)
-# explain all of it; and cpus 2-3 (always busy) waste nothing
+# at most the oracle's absolute bound, 20 ms: a hog moving between cpus 2
+# and 3 can leave one idle for a moment, really (6.1 under TCG: cpu3 idle
+# 1 ms in the trace, the module's 1.153 ms wasted, 2.140 ms idle-share);
+# without the cpuset the hogs would waste seconds on cpus 0, 1 and 4
+awk -v w="$sw" -v i="$swi" 'BEGIN { exit !(w + 0 <= 20 && i + 0 <= 20) }'
+check $? "wasted cpuset: /w42/s wasted no CPU and never waited with an allowed CPU idle, within 20 ms (wasted $sw ms, idle-share $swi ms, busy $swb ms)"
+# every wasted CPU had a waiter allowed there: /w42/s's hardly ever (their
+# CPUs are busy), so the cgroups that may run on cpus 0,1,4,5 (/w42/o and
+# the root's threads) explain the rest; cpus 2-3 waste /w42/s's moments only
 ow=$(w_cg $f /w42/o wasted_ms) rw=$(w_cg $f / wasted_ms)
 [ "$ow" = "-" ] && ow=0
 [ "$rw" = "-" ] && rw=0
 tot=$(awk 'NR > 2 { s += $5 } END { printf "%.3f", s }' /tmp/$name.wasted)
 w23=$(awk 'NR > 2 && ($1 == 2 || $1 == 3) { s += $5 } END { printf "%.3f", s }' /tmp/$name.wasted)
 diag "wasted in all $tot ms: /w42/o's waiters could have run there $ow ms, the root's $rw ms; cpus 2-3 $w23 ms"
-awk -v t="$tot" -v o="$ow" -v r="$rw" -v z="$w23" 'BEGIN { exit !(t <= o + r + 1 && z == 0) }'
-check $? "wasted cpuset: all waste ($tot ms) is explained by cgroups allowed there (/w42/o $ow + / $rw ms), none on the busy cpus 2-3"
+sw0=$sw
+[ "$sw0" = "-" ] && sw0=0
+awk -v t="$tot" -v o="$ow" -v r="$rw" -v s="$sw0" -v z="$w23" 'BEGIN { exit !(t <= o + r + s + 1 && z <= 20 && z <= s + 1) }'
+check $? "wasted cpuset: all waste ($tot ms) is explained by cgroups allowed there (/w42/o $ow + / $rw + /w42/s $sw0 ms), on the busy cpus 2-3 only /w42/s's, within 20 ms ($w23 ms)"
 [ "$(cat /tmp/$name.lost)" -eq 0 ] && [ -s /tmp/$name.trace ]
 check $? "wasted cpuset: raw events recorded for the oracle, none lost"
