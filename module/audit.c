@@ -105,6 +105,7 @@ static u32 audit_scratch_cpus;
 #define AUDIT_TRACE_STATE_LEN	4096	/* lb_verdict's inputs: ~90 bytes per CPU entry */
 #define AUDIT_TRACE_ENTRY_LEN	1024	/* lb_verdict's entry=: ~60 bytes per stale CPU entry */
 #define AUDIT_SMT_MAX		16	/* SMT siblings dst_core_idle reads */
+#define AUDIT_NS_BUCKETS	16	/* lb_audit_us_hist: < 2^10 ns, < 2^11 ns, ..., the rest */
 
 /* Domain slots: known names, one for anything else, and the total. */
 static const char * const audit_domain_names[] = { "SMT", "CLS", "MC", "PKG", "DIE", "NUMA", "other" };
@@ -173,6 +174,8 @@ struct audit_counts {
 	u64 att_ns_n[AUDIT_NR_IDLE_TYPES];
 	/* the attempts' own duration, entry to return (the kernel's work and every probe's) */
 	u64 att_wall_sum[AUDIT_NR_IDLE_TYPES];
+	/* the audit's time per attempt by power of 2: < 2^10 ns, < 2^11 ns, ..., the rest */
+	u64 att_ns_hist[AUDIT_NR_IDLE_TYPES][AUDIT_NS_BUCKETS];
 };
 
 /*
@@ -1586,6 +1589,7 @@ static int audit_att_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 			a->n.att_ns_sum[it] += ns;
 			a->n.att_ns_n[it]++;
 			a->n.att_wall_sum[it] += c1 - at->t_start;
+			a->n.att_ns_hist[it][min_t(u32, fls64(ns >> 10), AUDIT_NS_BUCKETS - 1)]++;
 		}
 		raw_write_seqcount_end(&a->seq);
 	}
@@ -2077,6 +2081,7 @@ void shadow_audit_info(struct seq_file *m)
 	u64 st_in = 0, st_ret = 0, runs = 0, runs_max = 0;
 	u64 ns_max[AUDIT_NR_IDLE_TYPES] = { 0 }, ns_sum[AUDIT_NR_IDLE_TYPES] = { 0 };
 	u64 ns_n[AUDIT_NR_IDLE_TYPES] = { 0 }, wall[AUDIT_NR_IDLE_TYPES] = { 0 };
+	u64 hist[AUDIT_NR_IDLE_TYPES][AUDIT_NS_BUCKETS] = { { 0 } };
 	u64 model[ATT_NR_COLS] = { 0 }, known[AUDIT_NR_KNOWN_RULES] = { 0 };
 	u64 ev[3][AUDIT_NR_RULES] = { { 0 } }, voidr[AUDIT_NR_REASONS] = { 0 }, scratch_busy = 0;
 	struct audit_counts *n;
@@ -2112,6 +2117,8 @@ void shadow_audit_info(struct seq_file *m)
 				ns_sum[k] += n->att_ns_sum[k];
 				ns_n[k] += n->att_ns_n[k];
 				wall[k] += n->att_wall_sum[k];
+				for (i = 0; i < AUDIT_NS_BUCKETS; i++)
+					hist[k][i] += n->att_ns_hist[k][i];
 			}
 			no_rq += n->no_rq;
 			scratch_busy += n->scratch_busy;
@@ -2188,6 +2195,11 @@ void shadow_audit_info(struct seq_file *m)
 			   audit_idle_name[k], ns_n[k] ? div64_u64(ns_sum[k], ns_n[k]) : 0,
 			   audit_idle_name[k], ns_n[k],
 			   audit_idle_name[k], ns_n[k] ? div64_u64(wall[k], ns_n[k]) : 0);
+		/* the attempts by the audit's time: < 2^10 ns, < 2^11 ns, ... (the last: the rest) */
+		seq_printf(m, "lb_audit_us_hist.%s ", audit_idle_name[k]);
+		for (i = 0; i < AUDIT_NS_BUCKETS; i++)
+			seq_printf(m, "%s%llu", i ? "," : "", hist[k][i]);
+		seq_putc(m, '\n');
 	}
 	/* CFS bandwidth: which halves of throttled_lb_pair() the work summary follows */
 	seq_printf(m, "lb_throttle %s\n", !KS_BANDWIDTH_READABLE ? "unreadable" :

@@ -12,6 +12,8 @@ same round), so drift between rounds cancels; medians of the raw values are
 shown beside them.
 """
 import csv
+import glob
+import math
 import os
 import statistics
 import sys
@@ -316,22 +318,79 @@ def maxcall_table(path):
 
 def audit_medians(outdir):
     """(cpus, config, {column: median over rounds}) from every audit-N.csv."""
-    import glob
     out = []
     for p in sorted(glob.glob(os.path.join(outdir, "audit-*.csv")),
                     key=lambda x: int(os.path.basename(x)[6:-4]) if os.path.basename(x)[6:-4].isdigit() else 0):
         rows = list(csv.DictReader(open(p)))
-        for cfg in ("on", "off"):
+        for cfg in ("on", "off", "nocause"):
             rs = [r for r in rows if r["config"] == cfg]
             if not rs:
                 continue
             v = {}
             for k in ("ns_per_attempt", "ns_per_search", "cpus_per_attempt", "ns_per_cpu", "newidle",
-                      "max_newidle_cost", "attempts", "wakeup_calls", "wakeup_ns", "nr_running_ns"):
+                      "max_newidle_cost", "attempts", "wakeup_calls", "wakeup_ns", "nr_running_ns",
+                      "audit_ns_mean", "attempt_ns_mean", "cmt_calls", "cmt_ns", "newidle_timed"):
                 xs = [num(r.get(k)) for r in rs if num(r.get(k)) is not None]
                 v[k] = statistics.median(xs) if xs else None
+            # the most over every round: a maximum, not a median
+            xs = [num(r.get("audit_ns_max")) for r in rs if num(r.get("audit_ns_max")) is not None]
+            v["audit_ns_max"] = max(xs) if xs else None
+            # every round's attempts by the audit's time (buckets of 2^i us)
+            h = []
+            for r in rs:
+                for i, x in enumerate((r.get("audit_us_hist") or "").split(";")):
+                    if x.isdigit():
+                        h += [0] * (i + 1 - len(h))
+                        h[i] += int(x)
+            v["audit_us_hist"] = h
             out.append((rs[0]["cpus"], cfg, v))
     return out
+
+
+# two-sided 95 % quantiles of Student's t by degrees of freedom
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+       9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131,
+       16: 2.120, 17: 2.110, 18: 2.101, 19: 2.093, 20: 2.086, 25: 2.060, 30: 2.042}
+
+
+def hist_quantile(h, q):
+    """The upper edge of the bucket that holds quantile q of the attempts, in
+    us of 1,024 ns (bucket i: under 2^i x 1,024 ns); None without attempts,
+    "over N" in the last bucket (the rest)."""
+    n = sum(h)
+    if not n:
+        return None
+    acc = 0
+    for i, x in enumerate(h):
+        acc += x
+        if acc >= q * n:
+            return "over %d" % (1 << (i - 1)) if i == len(h) - 1 else "under %d" % (1 << i)
+    return None
+
+
+def perturbation(path):
+    """(cpus, ratio, lo, hi, pairs) of newidle attempts with the audit armed
+    over disarmed, from one boot's interleaved windows (perturb-N.csv):
+    adjacent on/off windows paired, the geometric mean of the pairs' ratios
+    with a 95 % t interval; None without two pairs."""
+    rows = list(csv.DictReader(open(path)))
+    rows.sort(key=lambda r: int(r["window"]))
+    logs = []
+    for a, b in zip(rows[0::2], rows[1::2]):
+        on = a if a["config"] == "on" else b
+        off = b if on is a else a
+        if on["config"] != "on" or off["config"] != "off":
+            continue
+        x, y = num(on["newidle"]), num(off["newidle"])
+        if x and y:
+            logs.append(math.log(x / y))
+    if len(logs) < 2:
+        return None
+    n = len(logs)
+    m = statistics.mean(logs)
+    t = T95.get(n - 1) or T95[max(k for k in T95 if k <= n - 1)]
+    h = t * statistics.stdev(logs) / math.sqrt(n)
+    return rows[0]["cpus"], math.exp(m), math.exp(m - h), math.exp(m + h), n
 
 
 def big_targets(outdir):
@@ -379,7 +438,42 @@ def big_targets(outdir):
                       "met" if share <= 0.01 else "not met"))
     else:
         lines.append(("module's own hook time during one msgbench run", "-", "<= 1 %", "-"))
-    for cpus, cfg, v in audit_medians(outdir):
+    for what, meas, target, res in lines:
+        print("%s  %s  target %s  %s" % (what, meas, target, res))
+    audit_targets(outdir)
+
+
+def audit_totals(outdir):
+    """{cpus: (ns max, ns mean, attempts, probe calls, probe ns per call)} of
+    the `on` visits of every audit-N.csv: the audit's time per newly idle
+    attempt over every visit's attempts (max of the maxima, the mean
+    weighted by attempts timed) and the can_migrate_task() probe's calls
+    and time per call (weighted by calls)."""
+    out = {}
+    for p in glob.glob(os.path.join(outdir, "audit-*.csv")):
+        rows = [r for r in csv.DictReader(open(p)) if r["config"] == "on"]
+        if not rows:
+            continue
+        mx = [num(r.get("audit_ns_max")) for r in rows if num(r.get("audit_ns_max")) is not None]
+        k = sum(num(r.get("newidle_timed")) or 0 for r in rows)
+        ns = sum((num(r.get("audit_ns_mean")) or 0) * (num(r.get("newidle_timed")) or 0) for r in rows)
+        c = sum(num(r.get("cmt_calls")) or 0 for r in rows)
+        cns = sum((num(r.get("cmt_ns")) or 0) * (num(r.get("cmt_calls")) or 0) for r in rows)
+        out[rows[0]["cpus"]] = (max(mx) if mx else None, ns / k if k else None, k,
+                                c, cns / c if c else None)
+    return out
+
+
+def audit_targets(outdir):
+    """The audit's own time, wasted_cause's probe and the newidle perturbation
+    (40-audit.sh's SMP boots)."""
+    med = audit_medians(outdir)
+    if not med and not glob.glob(os.path.join(outdir, "perturb-*.csv")):
+        return
+    print("## The audit's own time (SMP boots without icount: guest-clock ns)")
+    print()
+    lines = []
+    for cpus, cfg, v in med:
         if cfg == "on":
             lines.append(("audit cost per attempt, %s vCPUs" % cpus,
                           "%s ns/attempt (%s CPUs read, %s ns per CPU read; %s ns per search)" % (
@@ -394,12 +488,57 @@ def big_targets(outdir):
                           "%s vs sched_update_nr_running_tp %s (%s)" % (
                               fmt(wk), fmt(nr), "%.2fx" % ratio if ratio is not None else "-"),
                           "<= 1x", "-" if ratio is None else ("met" if ratio <= 1 else "not met")))
-        lines.append(("newidle attempts, %s vCPUs, audit %s" % (cpus, cfg),
+        lines.append(("newidle attempts, %s vCPUs, %s" % (cpus, AUDIT_CFG.get(cfg, cfg)),
                       "%s per visit (max_newidle_lb_cost %s ns)" % (fmt(v["newidle"]), fmt(v["max_newidle_cost"])),
                       "reported", "reported"))
     for what, meas, target, res in lines:
         print("%s  %s  target %s  %s" % (what, meas, target, res))
+    tot = audit_totals(outdir)
+    for cpus in sorted(tot, key=lambda x: int(x) if x.isdigit() else 0):
+        mx, mean, k, c, cns = tot[cpus]
+        print("# %s vCPUs, the default module (`on` visits):" % cpus)
+        print("audit time per newly idle attempt (interrupts off): max %s ns, mean %s ns (%d attempts)" % (
+            "-" if mx is None else "%.0f" % mx, "-" if mean is None else "%.0f" % mean, k))
+        print("can_migrate_task probe: %d calls, %s ns per call" % (c, "-" if cns is None else "%.0f" % cns))
+    # the audit's own time per newly idle attempt (interrupts off), the most seen
+    for cpus, cfg, v in med:
+        if cfg == "on":
+            mx = v.get("audit_ns_max")
+            h = v.get("audit_us_hist") or []
+            print("audit interrupts-off time per newidle attempt, max  %s us  (reported)  %s vCPUs, "
+                  "mean %s us over %s attempts, 99%% %s us, 99.9%% %s us" % (
+                      "-" if mx is None else "%.1f" % (mx / 1000.0), cpus,
+                      "-" if v.get("audit_ns_mean") is None else "%.1f" % (v["audit_ns_mean"] / 1000.0),
+                      fmt(v.get("newidle_timed")), hist_quantile(h, 0.99), hist_quantile(h, 0.999)))
+    # wasted_cause's can_migrate_task() probe: a newly idle attempt's duration with and without it
+    by = {(c, cfg): v for c, cfg, v in med}
+    for cpus in sorted({c for c, _, _ in med}, key=lambda x: int(x) if x.isdigit() else 0):
+        on, no = by.get((cpus, "on")), by.get((cpus, "nocause"))
+        if not on or not no or on.get("attempt_ns_mean") is None or no.get("attempt_ns_mean") is None:
+            continue
+        d = on["attempt_ns_mean"] - no["attempt_ns_mean"]
+        print("wasted_cause (can_migrate_task() probe) per newidle attempt  %+.1f us  (reported)  %s vCPUs: "
+              "attempt %.1f us with, %.1f us without; %s probe calls at %s ns" % (
+                  d / 1000.0, cpus, on["attempt_ns_mean"] / 1000.0, no["attempt_ns_mean"] / 1000.0,
+                  fmt(on.get("cmt_calls")), fmt(on.get("cmt_ns"))))
+    # the audit's perturbation of newidle balancing: interleaved windows of one boot
+    for p in sorted(glob.glob(os.path.join(outdir, "perturb-*.csv"))):
+        res = perturbation(p)
+        if res is None:
+            print("newidle attempts audit on / off  -  target 0.95..1.05  not measured (%s: fewer than "
+                  "two on/off pairs)" % os.path.basename(p))
+            continue
+        cpus, r, lo, hi, n = res
+        print("newidle attempts, audit armed / disarmed, per window: %.3f (95 %% interval %.3f-%.3f, %d windows)"
+              % (r, lo, hi, 2 * n))
+        verdict = "met" if 0.95 <= lo and hi <= 1.05 else \
+            "not met" if hi < 0.95 or lo > 1.05 else "unresolved (%.3f..%.3f)" % (lo, hi)
+        print("newidle attempts audit on / off  %.3f [%.3f..%.3f]  target 0.95..1.05  %s  "
+              "(%s vCPUs, %d window pairs)" % (r, lo, hi, verdict, cpus, n))
     print()
+
+
+AUDIT_CFG = {"on": "audit on", "off": "audit off", "nocause": "audit on, wasted_cause=0"}
 
 
 def wasted_rows(out, outdir):
@@ -534,7 +673,7 @@ def event_targets(outdir):
 
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else "build/bench/vm-out"
-    found = False
+    found = audit_only = False
     p = os.path.join(d, "bench.csv")
     if os.path.exists(p):
         bench_table(p)
@@ -550,8 +689,14 @@ def main():
     if found:
         cost_targets(os.path.join(d, "bench.csv"), os.path.join(d, "scaling.csv"), d)
         big_targets(d)
+    elif glob.glob(os.path.join(d, "audit-*.csv")) or glob.glob(os.path.join(d, "perturb-*.csv")):
+        audit_targets(d)        # BENCH_SCENARIOS=40* BENCH_MAIN=0: the audit's boots alone
+        audit_only = True
     if found or os.path.exists(os.path.join(d, "cost.csv")):
         event_targets(d)
+        found = True
+    if audit_only:
+        found = True
     if not found:
         print("report: no bench.csv or scaling.csv in %s" % d)
         return 1
