@@ -86,5 +86,9 @@ bench: $(REPLAY_BENCH)
 	    done ;; \
 	  esac; \
 	  python3 tests/bench/report.py $(BENCH_DIR)/vm-out | tee $(BENCH_DIR)/report.txt; \
-	  echo "# bench: $$(( $$(date +%s) - start )) s (accel $(BENCH_ACCEL) $(BENCH_QEMU_EXTRA), smp $(BENCH_SMP); guest log $(BENCH_DIR)/tap.log)"; \
+	  if [ "$(BENCH_MAIN)" = 0 ]; then \
+	    echo "# bench: $$(( $$(date +%s) - start )) s (accel $(BENCH_ACCEL), no icount, topologies $(BENCH_AUDIT_TOPOLOGIES); guest logs $(BENCH_DIR)/smp-*/tap.log)"; \
+	  else \
+	    echo "# bench: $$(( $$(date +%s) - start )) s (accel $(BENCH_ACCEL) $(BENCH_QEMU_EXTRA), smp $(BENCH_SMP); guest log $(BENCH_DIR)/tap.log)"; \
+	  fi; \
 	  exit $$rc

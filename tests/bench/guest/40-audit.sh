@@ -63,22 +63,27 @@ newidle() {
 		s += $(first + 2 * per) } END { print s + 0 }' /proc/schedstat
 }
 maxcost() {
-	cat /sys/kernel/debug/sched/domains/cpu*/domain*/max_newidle_lb_cost 2>/dev/null | sort -n | tail -n 1
+	cat /sys/kernel/debug/sched/domains/cpu*/domain*/max_newidle_lb_cost \
+		/proc/sys/kernel/sched_domain/cpu*/domain*/max_newidle_lb_cost 2>/dev/null | sort -n | tail -n 1
 }
 # col ROW COLUMN of a stats copy
 scol() { awk -v r="$1" -v c="$2" 'NR == 2 { for (i = 1; i <= NF; i++) h[$i] = i; next } NR > 2 && $1 == r { print $(h[c]) }' "$3"; }
 
 # CPUs one judged attempt reads: its domain's span.  lb_attempts rows
 # give attempts per domain name; a domain's span is read from cpu0's
-# sched/domains (name -> span weight from /proc/schedstat's masks).
+# sched/domains (name -> span weight from /proc/schedstat's masks;
+# /proc/sys/kernel/sched_domain before 5.13).
 spans() {
+	local dir=/sys/kernel/debug/sched/domains/cpu0
+	[ -d $dir ] || dir=/proc/sys/kernel/sched_domain/cpu0
 	awk '$1 == "cpu0" { on = 1; next } /^cpu/ { on = 0 } on && /^domain/ {
 		m = (NF > 3 && $2 !~ /^[0-9a-f,]+$/) ? $3 : $2; gsub(",", "", m); w = 0
 		for (i = 1; i <= length(m); i++) { d = index("0123456789abcdef", substr(m, i, 1)) - 1
 			while (d) { w += d % 2; d = int(d / 2) } }
 		print w }' /proc/schedstat > /tmp/a40.w
 	i=0
-	for d in /sys/kernel/debug/sched/domains/cpu0/domain*; do
+	for d in $dir/domain*; do
+		[ -e "$d" ] || continue
 		i=$((i + 1))
 		echo "$(cat $d/name 2>/dev/null || echo d$i) $(sed -n ${i}p /tmp/a40.w)"
 	done
@@ -114,10 +119,11 @@ visit() {
 	wkc=$(scol wasted_wakeup calls /tmp/a40.stats)
 	wkn=$(scol wasted_wakeup mean /tmp/a40.stats)
 	nrn=$(scol sched_update_nr_running_tp mean /tmp/a40.stats)
-	# CPUs read per judged attempt, weighted by attempts per domain
+	# CPUs read per judged attempt, weighted by attempts per domain; "-"
+	# when a domain with attempts has no span read
 	cpa=$(spans | awk 'FNR == NR { w[$1] = $2; next }
-		FNR > 2 && $1 != "all" && $2 != "busy" { a += $5; c += $5 * w[$1] }
-		END { if (a) printf "%.1f", c / a; else print "-" }' - /tmp/a40.lb 2>/dev/null)
+		FNR > 2 && $1 != "all" && $2 != "busy" { a += $5; if ($1 in w && w[$1] > 0) c += $5 * w[$1]; else if ($5 > 0) u = 1 }
+		END { if (a && !u) printf "%.1f", c / a; else print "-" }' - /tmp/a40.lb 2>/dev/null)
 	npc=$(awk -v a="$ns" -v s="$nsr" -v c="$cpa" 'BEGIN { if (c + 0 > 0 && a != "-" && a != "") printf "%.0f", (a + 0) / c; else print "-" }')
 	amax=$(ival lb_audit_ns_max.newidle /tmp/a40.info)
 	amean=$(ival lb_audit_ns_mean.newidle /tmp/a40.info)
