@@ -40,11 +40,13 @@ done
 # churn: a group is made, a task runs in it on some CPU, the group goes
 bg t12c sh -c 'i=0; while :; do i=$((i + 1)); d=/sys/fs/cgroup/rt/ch$i; mkdir "$d" || exit 1
 	sh -c "echo \$\$ > $d/cgroup.procs; j=0; while [ \$j -lt 300 ]; do j=\$((j + 1)); done"
-	rmdir "$d"; echo $i > /tmp/t12.churn; done'
+	rmdir "$d"; echo $i > /tmp/t12.churn.t; mv /tmp/t12.churn.t /tmp/t12.churn; done'
 sleep 6
 echo 0 > $T/tracing_on
 bg_stop
-churn=$(cat /tmp/t12.churn 2>/dev/null || echo 0)
+# (written whole by a rename: a loop stopped in its write leaves the last count)
+churn=$(cat /tmp/t12.churn 2>/dev/null)
+churn=${churn:-0}
 cp $T/trace /tmp/t12.trace
 echo 0 > $E/enable
 echo 0 > $T/events/sched/sched_migrate_task/enable

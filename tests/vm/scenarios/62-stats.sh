@@ -6,7 +6,7 @@
 # timeout: 60
 need_module "stats: module loaded" || return 0
 P=/sys/module/sched_shadow/parameters/stats
-rows="pelt_cfs_tp pelt_se_tp pelt_cfs_tp.trace sched_update_nr_running_tp sched_switch lb_entry lb_return lb_attempt wasted_cmt walk pelt_skipped walk_steps clock_pair"
+rows="pelt_cfs_tp pelt_se_tp pelt_cfs_tp.trace sched_update_nr_running_tp sched_switch wasted_wakeup lb_entry lb_return lb_attempt wasted_cmt walk pelt_skipped walk_steps clock_pair"
 hdr="name calls sampled mean total max h0 h1 h2 h3 h4 h5 h6 h7 h8 h9 h10 h11 h12 h13 h14 h15"
 col() { awk -v r="$1" -v c="$2" 'NR == 2 { for (i = 1; i <= NF; i++) h[$i] = i; next } NR > 2 && $1 == r { print $(h[c]) }' "$SS/stats"; }
 
