@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "progs.h"
+#include "cpulist.h"
 
 #define CG_ROOT "/sys/fs/cgroup"
 
@@ -45,14 +46,6 @@ struct worker {
 	long periods;
 	int last_cpu;
 };
-
-static double now_s(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Sleep until CLOCK_MONOTONIC reaches t, or a signal sets stop. */
 static void sleep_until(double t)
@@ -73,34 +66,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
-}
-
-/* Parse a CPU list ("0-3", "0,2,5-6") into @set; -1 on a bad list. */
-static int parse_cpus(const char *s, cpu_set_t *set)
-{
-	CPU_ZERO(set);
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b;
-
-		if (end == s || a < 0 || a >= CPU_SETSIZE)
-			return -1;
-		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a || b >= CPU_SETSIZE)
-				return -1;
-		}
-		for (; a <= b; a++)
-			CPU_SET(a, set);
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return -1;
-		s = end;
-	}
-	return CPU_COUNT(set) ? 0 : -1;
 }
 
 /* "burn: affinity tid=T cpus=LIST" on the trace marker (--trace-marker) */

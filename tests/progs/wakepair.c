@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "progs.h"
+#include "cpulist.h"
 
 #define MAX_CPUS 1024
 
@@ -42,41 +43,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
-}
-
-static double now_s(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int parse_cpus(const char *s, cpu_set_t *set)
-{
-	CPU_ZERO(set);
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b;
-
-		if (end == s || a < 0 || a >= CPU_SETSIZE)
-			return -1;
-		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a || b >= CPU_SETSIZE)
-				return -1;
-		}
-		for (; a <= b; a++)
-			CPU_SET(a, set);
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return -1;
-		s = end;
-	}
-	return CPU_COUNT(set) ? 0 : -1;
 }
 
 static void *wakee(void *arg)

@@ -146,7 +146,7 @@ COMPARE_TIMEOUT   ?= $(shell echo $$(( 600 + 120 * $(COMPARE_ROUNDS) * ($(words 
 .PHONY: vm-kernel vm-module vm-foreign vm-progs vm-initramfs test-vm test-matrix demo \
 	test-rt test-vm-rt compare test-vm-numa test-big
 
-$(BUILD)/progs/%: tests/progs/%.c tests/progs/progs.h
+$(BUILD)/progs/%: tests/progs/%.c tests/progs/progs.h tests/progs/cpulist.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wall -Wextra -static -pthread -o $@ $<
 
