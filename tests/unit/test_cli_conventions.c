@@ -19,66 +19,14 @@
 #include <unistd.h>
 #include "tap.h"
 #include "cli/cli.h"
+#include "cli_capture.h"
 
 #define FIX "tests/unit/fixtures/cli"
 
 static char out[1 << 18], err[1 << 14];
 static char tmpdir[] = "/tmp/test_cli_conventions.XXXXXX";
 
-static void slurp(int fd, char *buf, size_t len)
-{
-	ssize_t n;
-	size_t o = 0;
-
-	lseek(fd, 0, SEEK_SET);
-	while (o + 1 < len && (n = read(fd, buf + o, len - 1 - o)) > 0)
-		o += n;
-	buf[o] = '\0';
-}
-
-static int run_argv(int argc, char **argv)
-{
-	char path[96];
-	int rc, fo, fe, so, se;
-
-	snprintf(path, sizeof(path), "%s/out", tmpdir);
-	fo = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	snprintf(path, sizeof(path), "%s/err", tmpdir);
-	fe = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	rc = cli_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	slurp(fo, out, sizeof(out));
-	slurp(fe, err, sizeof(err));
-	close(fo);
-	close(fe);
-	return rc;
-}
-
-static int run(const char *first, ...)
-{
-	char *argv[32];
-	int argc = 0;
-	va_list ap;
-
-	argv[argc++] = (char *)"sched-shadow";
-	va_start(ap, first);
-	for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	return run_argv(argc, argv);
-}
+CAP_DEFINE_RUN(tmpdir, out, sizeof(out), err, sizeof(err))
 
 /* s as a Python string literal (s has no double quote or backslash) */
 static const char *py_str(const char *s)
@@ -144,7 +92,7 @@ static char *file_text(const char *path)
 
 	buf[0] = 0;
 	if (fd >= 0) {
-		slurp(fd, buf, sizeof(buf));
+		cap_slurp(fd, buf, sizeof(buf));
 		close(fd);
 	}
 	return buf;
@@ -227,7 +175,7 @@ int main(void)
 			for (int a = 0; a < 8 && ec[k].argv[a]; a++)
 				argv[argc++] = (char *)ec[k].argv[a];
 			argv[argc] = NULL;
-			r = run_argv(argc, argv);
+			r = cap_run_argv(tmpdir, out, sizeof(out), err, sizeof(err), argc, argv);
 			one_line = strchr(out, '\n') && !strchr(out, '\n')[1];
 			snprintf(check, sizeof(check),
 				 "list(d)[:3] == ['schema', 'command', 'error'] and "

@@ -16,61 +16,14 @@
 #include "tap.h"
 
 #include "cli/cli.h"
+#include "cli_capture.h"
 
 #define FIX "tests/unit/fixtures/cli"
 
 static char out[1 << 16], err[1 << 14];
 static char tmpdir[] = "/tmp/test_cli_main.XXXXXX";
 
-static void slurp(int fd, char *buf, size_t len)
-{
-	ssize_t n;
-	size_t o = 0;
-
-	lseek(fd, 0, SEEK_SET);
-	while (o + 1 < len && (n = read(fd, buf + o, len - 1 - o)) > 0)
-		o += n;
-	buf[o] = '\0';
-}
-
-/* Run cli_main(args..., NULL) with stdout/stderr captured into out/err. */
-static int run(const char *first, ...)
-{
-	char *argv[32];
-	char path[64];
-	int argc = 0, rc, fo, fe, so, se;
-	va_list ap;
-
-	argv[argc++] = (char *)"sched-shadow";
-	va_start(ap, first);
-	for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-
-	snprintf(path, sizeof(path), "%s/out", tmpdir);
-	fo = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	snprintf(path, sizeof(path), "%s/err", tmpdir);
-	fe = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	rc = cli_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	slurp(fo, out, sizeof(out));
-	slurp(fe, err, sizeof(err));
-	close(fo);
-	close(fe);
-	return rc;
-}
+CAP_DEFINE_RUN(tmpdir, out, sizeof(out), err, sizeof(err))
 
 static int have_python;
 

@@ -25,63 +25,14 @@
 #include <unistd.h>
 #include "tap.h"
 #include "cli/cli.h"
+#include "cli_capture.h"
 #include "cli/commands/run_evidence.h"
 
 #define FIX "tests/unit/fixtures"
 
 static char tmpdir[] = "/tmp/test_evidence.XXXXXX";
 
-static char *slurp(const char *path)
-{
-	static char buf[1 << 20];
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-	size_t o = 0;
-
-	buf[0] = 0;
-	if (fd < 0)
-		return buf;
-	while (o + 1 < sizeof(buf) && (n = read(fd, buf + o, sizeof(buf) - 1 - o)) > 0)
-		o += (size_t)n;
-	buf[o] = 0;
-	close(fd);
-	return buf;
-}
-
-/* cli_main(args..., NULL) with stdout and stderr to files in tmpdir */
-static int run(const char *first, ...)
-{
-	char *argv[40], path[96];
-	int argc = 0, rc, fo, fe, so, se;
-	va_list ap;
-
-	argv[argc++] = (char *)"sched-shadow";
-	va_start(ap, first);
-	for (const char *a = first; a && argc < 39; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	snprintf(path, sizeof(path), "%s/out", tmpdir);
-	fo = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	snprintf(path, sizeof(path), "%s/err", tmpdir);
-	fe = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	rc = cli_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	close(fo);
-	close(fe);
-	return rc;
-}
+CAP_DEFINE_RUN(tmpdir, NULL, 0, NULL, 0)
 
 static void test_cause(void)
 {
@@ -161,7 +112,7 @@ static void test_run(void)
 		tap_diag("copying the fixture tree failed");
 	rc = run("run", "--debugfs", dbg, "--no-bpf", "--evidence", ev, "-o", "/dev/null", "--", "true", NULL);
 	if (!tap_ok(rc == 0, "run --evidence DIR -- true: exit 0"))
-		tap_diag("%s", slurp(strcat(strcpy(p, tmpdir), "/err")));
+		tap_diag("%s", cap_read_file(strcat(strcpy(p, tmpdir), "/err")));
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		struct stat st;
 
@@ -173,12 +124,12 @@ static void test_run(void)
 	}
 	tap_ok(all, "every evidence file written (%zu)", sizeof(files) / sizeof(files[0]));
 	snprintf(p, sizeof(p), "%s/wasted_attrib.txt", ev);
-	s = strdup(slurp(p));
+	s = strdup(cap_read_file(p));
 	snprintf(p, sizeof(p), "%s/wasted_attrib", dbg);
-	tap_ok(s && !strcmp(s, slurp(p)), "wasted_attrib.txt is the module's file, verbatim");
+	tap_ok(s && !strcmp(s, cap_read_file(p)), "wasted_attrib.txt is the module's file, verbatim");
 	free(s);
 	snprintf(p, sizeof(p), "%s/README.md", ev);
-	s = slurp(p);
+	s = cap_read_file(p);
 	/* fixture: cpu1 1.000 + cpu2 7970.123 ms wasted; DIE missed/local_load 7960 ms, 97 attempts */
 	tap_ok(strstr(s, "waited for 7971 ms in all (wasted-core time), most on cpu2: 7970 ms of its 8000 ms") != NULL,
 	       "README, sentence 1: the run's wasted-core time and where");
@@ -187,10 +138,10 @@ static void test_run(void)
 	       "README, sentence 2: the top cause, its CPU, the module's attempts and attempts.txt's count");
 	tap_ok(strstr(s, "the raw events in trace.txt (") != NULL, "README, sentence 3: where the rest is");
 	snprintf(p, sizeof(p), "%s/report.json", ev);
-	tap_ok(strstr(slurp(p), "\"command\":\"run\"") != NULL, "report.json is run's JSON report");
+	tap_ok(strstr(cap_read_file(p), "\"command\":\"run\"") != NULL, "report.json is run's JSON report");
 	rc = run("run", "--debugfs", dbg, "--no-bpf", "--evidence", ev, "--", "true", NULL);
 	snprintf(p, sizeof(p), "%s/err", tmpdir);
-	tap_ok(rc != 0 && strstr(slurp(p), "is not empty"), "an evidence directory that is not empty: refused");
+	tap_ok(rc != 0 && strstr(cap_read_file(p), "is not empty"), "an evidence directory that is not empty: refused");
 }
 
 /* the report's "schedstat": {...} member replaced by `with` (balanced braces) */
@@ -239,7 +190,7 @@ static void test_schedstat_check(void)
 	snprintf(dbg, sizeof(dbg), "%s/dbg", tmpdir);
 	rc = run("run", "--debugfs", dbg, "--no-bpf", "--json", "--", "true", NULL);
 	snprintf(p, sizeof(p), "%s/out", tmpdir);
-	snprintf(doc, sizeof(doc), "%s", slurp(p));
+	snprintf(doc, sizeof(doc), "%s", cap_read_file(p));
 	if (!tap_ok(rc == 0 && replace_schedstat(doc, sizeof(doc), bad) == 0,
 		    "a run report with schedstat rows breaking lb_hot_gained <= lb_gained"))
 		return;
@@ -250,15 +201,15 @@ static void test_schedstat_check(void)
 		fclose(f);
 	}
 	rc = run("report", in, NULL);
-	tap_ok(rc == 0 && strstr(slurp(p), "inconsistent: domain0 busy lb_hot_gained 5 above lb_gained 3") &&
-	       !strstr(slurp(p), "inconsistent: domain0 idle"),
+	tap_ok(rc == 0 && strstr(cap_read_file(p), "inconsistent: domain0 busy lb_hot_gained 5 above lb_gained 3") &&
+	       !strstr(cap_read_file(p), "inconsistent: domain0 idle"),
 	       "report: one inconsistent: line, for the row that breaks it only");
 	rc = run("report", "--json", in, NULL);
-	tap_ok(rc == 0 && strstr(slurp(p), "\"inconsistent\":[") &&
-	       strstr(slurp(p), "\"check\":\"lb_hot_gained <= lb_gained\""),
+	tap_ok(rc == 0 && strstr(cap_read_file(p), "\"inconsistent\":[") &&
+	       strstr(cap_read_file(p), "\"check\":\"lb_hot_gained <= lb_gained\""),
 	       "report --json: the inconsistent member names the check");
 	snprintf(p, sizeof(p), "%s/ev/report.json", tmpdir);
-	tap_ok(!strstr(slurp(p), "\"inconsistent\""), "a consistent report has no inconsistent member");
+	tap_ok(!strstr(cap_read_file(p), "\"inconsistent\""), "a consistent report has no inconsistent member");
 }
 
 int main(void)

@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include "tap.h"
 #include "cli/cli.h"
+#include "cli_capture.h"
 #include "cli/sources/knobs.h"
 #include "cli/formats/json_parse.h"
 
@@ -37,85 +38,7 @@ static char out[1 << 18], err[1 << 14];
 static char tmpdir[] = "/tmp/test_knobs.XXXXXX";
 static char mod[256], sched[256], state[300];
 
-static void slurp(int fd, char *buf, size_t len)
-{
-	ssize_t n;
-	size_t o = 0;
-
-	lseek(fd, 0, SEEK_SET);
-	while (o + 1 < len && (n = read(fd, buf + o, len - 1 - o)) > 0)
-		o += n;
-	buf[o] = '\0';
-}
-
-static char *read_file(const char *path)
-{
-	static char buf[1 << 18];
-	int fd = open(path, O_RDONLY);
-
-	buf[0] = 0;
-	if (fd >= 0) {
-		slurp(fd, buf, sizeof(buf));
-		close(fd);
-	}
-	return buf;
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
-static int lines(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
-/* cli_main(args..., NULL) with stdout/stderr captured into out/err. */
-static int run(const char *first, ...)
-{
-	char *argv[40], path[96];
-	int argc = 0, rc, fo, fe, so, se;
-	va_list ap;
-
-	argv[argc++] = (char *)"sched-shadow";
-	va_start(ap, first);
-	for (const char *a = first; a && argc < 39; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	snprintf(path, sizeof(path), "%s/out", tmpdir);
-	fo = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	snprintf(path, sizeof(path), "%s/err", tmpdir);
-	fe = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	rc = cli_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	slurp(fo, out, sizeof(out));
-	slurp(fe, err, sizeof(err));
-	close(fo);
-	close(fe);
-	return rc;
-}
+CAP_DEFINE_RUN(tmpdir, out, sizeof(out), err, sizeof(err))
 
 /* The fake directory as 7.3 has it: cgroup_mode and llc_balancing/ */
 static void make_sched(int mode, int llc)
@@ -127,7 +50,7 @@ static void make_sched(int mode, int llc)
 		tap_diag("cannot build %s", sched);
 	if (mode) {
 		snprintf(cmd, sizeof(cmd), "%s/cgroup_mode", sched);
-		write_file(cmd, "up smp (concur) max tasks \n");
+		cap_write_file(cmd, "up smp (concur) max tasks \n");
 	}
 	if (llc) {
 		snprintf(cmd, sizeof(cmd), "mkdir %s/llc_balancing && cd %s/llc_balancing && "
@@ -207,13 +130,13 @@ static void test_set(void)
 	make_sched(0, 0);
 	rc = run("run", "--debugfs", mod, "--no-module", "--no-bpf", "--set", "cgroup_mode=smp",
 		 "--", "true", NULL);
-	tap_ok(rc == 2 && lines(err) == 1 && strstr(err, "this kernel has no") &&
+	tap_ok(rc == 2 && cap_lines(err) == 1 && strstr(err, "this kernel has no") &&
 	       strstr(err, "/cgroup_mode") && !out[0],
 	       "--set cgroup_mode on a kernel without it: exit 2, one line (%.*s)",
 	       (int)strcspn(err, "\n"), err);
 	rc = run("run", "--debugfs", mod, "--no-module", "--no-bpf", "--set", "llc_balancing=0",
 		 "--", "true", NULL);
-	tap_ok(rc == 2 && lines(err) == 1 && strstr(err, "llc_balancing"),
+	tap_ok(rc == 2 && cap_lines(err) == 1 && strstr(err, "llc_balancing"),
 	       "--set llc_balancing on a kernel without it: exit 2, one line");
 	make_sched(1, 1);
 	rc = run("run", "--debugfs", mod, "--no-module", "--no-bpf", "--set", "cgroup_mode=fair",
@@ -236,12 +159,12 @@ static void test_set(void)
 		char seen[300];
 
 		snprintf(seen, sizeof(seen), "%s/seen", tmpdir);
-		if (!tap_ok(rc == 0 && !strcmp(read_file(seen), "0smpstate\n"),
+		if (!tap_ok(rc == 0 && !strcmp(cap_read_file(seen), "0smpstate\n"),
 			    "while CMD runs: llc_balancing 0, cgroup_mode smp written, the state file there"))
-			tap_diag("rc %d, seen '%s', err %s", rc, read_file(seen), err);
+			tap_diag("rc %d, seen '%s', err %s", rc, cap_read_file(seen), err);
 	}
-	tap_ok(!strcmp(read_file(sched_file("llc_balancing/enabled")), "1") &&
-	       !strcmp(read_file(sched_file("cgroup_mode")), "concur") && access(state, F_OK),
+	tap_ok(!strcmp(cap_read_file(sched_file("llc_balancing/enabled")), "1") &&
+	       !strcmp(cap_read_file(sched_file("cgroup_mode")), "concur") && access(state, F_OK),
 	       "after: both written back (1, concur), the state file removed");
 	{
 		char e[256];
@@ -262,7 +185,7 @@ static void test_set(void)
 		jv_free(d);
 	}
 	rc = run("report", "--json", json, NULL);
-	tap_ok(rc == 0 && !strcmp(out, read_file(json)), "report --json of it: byte-identical");
+	tap_ok(rc == 0 && !strcmp(out, cap_read_file(json)), "report --json of it: byte-identical");
 	rc = run("report", json, NULL);
 	tap_ok(rc == 0 && strstr(out, "llc_balancing 0 (run --set; was 1, restored)"),
 	       "report (text): 'llc_balancing 0 (run --set; was 1, restored)'");
@@ -311,7 +234,7 @@ static pid_t start_run(const char *report, pid_t *cmdpid, int deaf)
 	*cmdpid = 0;
 	for (int i = 0; i < 500 && !*cmdpid; i++) {
 		usleep(10000);
-		*cmdpid = atoi(read_file(pidf));
+		*cmdpid = atoi(cap_read_file(pidf));
 	}
 	return p;
 }
@@ -325,13 +248,13 @@ static void test_signals(void)
 	make_sched(1, 1);
 	snprintf(rep, sizeof(rep), "%s/term.txt", tmpdir);
 	p = start_run(rep, &c, 0);
-	tap_ok(c > 0 && !strcmp(read_file(sched_file("llc_balancing/enabled")), "0"),
+	tap_ok(c > 0 && !strcmp(cap_read_file(sched_file("llc_balancing/enabled")), "0"),
 	       "SIGTERM: CMD runs with llc_balancing 0");
 	kill(p, SIGTERM);
 	waitpid(p, &st, 0);
 	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGTERM &&
-	       !strcmp(read_file(sched_file("llc_balancing/enabled")), "1") && access(state, F_OK) &&
-	       strstr(read_file(rep), "llc_balancing 0 (run --set; was 1, restored)"),
+	       !strcmp(cap_read_file(sched_file("llc_balancing/enabled")), "1") && access(state, F_OK) &&
+	       strstr(cap_read_file(rep), "llc_balancing 0 (run --set; was 1, restored)"),
 	       "... run passed it to CMD (exit %d), reported, restored 1, removed the state file",
 	       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 
@@ -339,21 +262,21 @@ static void test_signals(void)
 	kill(p, SIGHUP);
 	waitpid(p, &st, 0);
 	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGHUP &&
-	       !strcmp(read_file(sched_file("llc_balancing/enabled")), "1") && access(state, F_OK),
+	       !strcmp(cap_read_file(sched_file("llc_balancing/enabled")), "1") && access(state, F_OK),
 	       "SIGHUP: the same (exit %d)", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 
 	/* CMD ignores SIGTERM: the second one restores at once, and run dies of it */
 	p = start_run(rep, &c, 1);
 	kill(p, SIGTERM);
 	usleep(200000);
-	tap_ok(c > 0 && !kill(c, 0) && !strcmp(read_file(sched_file("llc_balancing/enabled")), "0"),
+	tap_ok(c > 0 && !kill(c, 0) && !strcmp(cap_read_file(sched_file("llc_balancing/enabled")), "0"),
 	       "CMD deaf to SIGTERM: after the first, still 0 while CMD runs");
 	kill(p, SIGTERM);
 	waitpid(p, &st, 0);
 	if (c > 0)
 		kill(c, SIGKILL);
 	tap_ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM &&
-	       !strcmp(read_file(sched_file("llc_balancing/enabled")), "1") && access(state, F_OK),
+	       !strcmp(cap_read_file(sched_file("llc_balancing/enabled")), "1") && access(state, F_OK),
 	       "... the second SIGTERM: restored, state file removed, run died of it");
 
 	p = start_run(rep, &c, 0);
@@ -361,10 +284,10 @@ static void test_signals(void)
 	waitpid(p, &st, 0);
 	if (c > 0)
 		kill(c, SIGKILL);
-	tap_ok(!strcmp(read_file(sched_file("llc_balancing/enabled")), "0") && !access(state, F_OK),
+	tap_ok(!strcmp(cap_read_file(sched_file("llc_balancing/enabled")), "0") && !access(state, F_OK),
 	       "SIGKILL: llc_balancing left at 0, the state file left behind");
 	run("run", "--debugfs", mod, "--no-module", "--no-bpf", "--", "true", NULL);
-	tap_ok(!strcmp(read_file(sched_file("llc_balancing/enabled")), "1") && access(state, F_OK) &&
+	tap_ok(!strcmp(cap_read_file(sched_file("llc_balancing/enabled")), "1") && access(state, F_OK) &&
 	       strstr(out, "which did not finish, had set switches: llc_balancing restored to 1") &&
 	       strstr(out, "kernel switches (") && strstr(out, "llc_balancing 1") &&
 	       !strstr(out, "changed during the run"),
@@ -376,7 +299,7 @@ static void test_signals(void)
 
 		snprintf(line, sizeof(line), "pid %d %llu\nset llc_balancing %s 0 1\n", (int)getpid(),
 			 knobs_pid_start(getpid()), sched_file("llc_balancing/enabled"));
-		write_file(state, line);
+		cap_write_file(state, line);
 	}
 	tap_ok(run("run", "--debugfs", mod, "--no-module", "--no-bpf", "--set", "llc_balancing=0",
 		   "--", "true", NULL) == 1 && strstr(err, "has set the kernel's switches for its own run"),
@@ -396,7 +319,7 @@ static void test_compare(void)
 	snprintf(a, sizeof(a), "%s/a.json", tmpdir);
 	snprintf(b, sizeof(b), "%s/b.json", tmpdir);
 	rc = run("run", "--debugfs", mod, "--no-module", "--no-bpf", "-j", "-o", a, "--", "true", NULL);
-	write_file(sched_file("cgroup_mode"), "up (smp) concur max tasks \n");
+	cap_write_file(sched_file("cgroup_mode"), "up (smp) concur max tasks \n");
 	rc |= run("run", "--debugfs", mod, "--no-module", "--no-bpf", "--set", "llc_balancing=1",
 		  "-j", "-o", b, "--", "true", NULL);
 	rc |= run("compare", a, b, NULL);

@@ -22,6 +22,7 @@
 #include "tap.h"
 
 #include "cli/cli.h"
+#include "cli_capture.h"
 #include "cli/sources/lbtrace.h"
 #include "cli/perfetto/pfrec.h"
 #include "cli/features.h"
@@ -34,43 +35,7 @@
 static char err[1 << 14];
 static char tmpdir[] = "/tmp/test_perfetto.XXXXXX";
 
-/* Run cli_main(args..., NULL) with stdout to /dev/null and stderr into err. */
-static int run(const char *first, ...)
-{
-	char *argv[32], path[96];
-	int argc = 0, rc, fe, fo, so, se;
-	ssize_t n;
-	va_list ap;
-
-	argv[argc++] = (char *)"sched-shadow";
-	va_start(ap, first);
-	for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	snprintf(path, sizeof(path), "%s/err", tmpdir);
-	fe = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	fo = open("/dev/null", O_WRONLY);
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	rc = cli_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	close(fo);
-	lseek(fe, 0, SEEK_SET);
-	n = read(fe, err, sizeof(err) - 1);
-	err[n > 0 ? n : 0] = 0;
-	close(fe);
-	return rc;
-}
+CAP_DEFINE_RUN(tmpdir, NULL, 0, err, sizeof(err))
 
 /* ------------------------------------------------------------ decoded trace */
 

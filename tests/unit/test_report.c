@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include "tap.h"
 #include "cli/cli.h"
+#include "cli_capture.h"
 #include "cli/formats/json_parse.h"
 #include "cli/report/report_wasted_why.h"
 
@@ -34,76 +35,7 @@
 static char out[1 << 20], err[1 << 14];
 static char tmpdir[] = "/tmp/test_report.XXXXXX";
 
-static void slurp(int fd, char *buf, size_t len)
-{
-	ssize_t n;
-	size_t o = 0;
-
-	lseek(fd, 0, SEEK_SET);
-	while (o + 1 < len && (n = read(fd, buf + o, len - 1 - o)) > 0)
-		o += n;
-	buf[o] = '\0';
-}
-
-/* cli_main(args..., NULL) with stdout/stderr captured into out/err. */
-static int run(const char *first, ...)
-{
-	char *argv[40], path[96];
-	int argc = 0, rc, fo, fe, so, se;
-	va_list ap;
-
-	argv[argc++] = (char *)"sched-shadow";
-	va_start(ap, first);
-	for (const char *a = first; a && argc < 39; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	snprintf(path, sizeof(path), "%s/out", tmpdir);
-	fo = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	snprintf(path, sizeof(path), "%s/err", tmpdir);
-	fe = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	rc = cli_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	slurp(fo, out, sizeof(out));
-	slurp(fe, err, sizeof(err));
-	close(fo);
-	close(fe);
-	return rc;
-}
-
-static char *read_file(const char *path)
-{
-	static char buf[1 << 20];
-	int fd = open(path, O_RDONLY);
-
-	buf[0] = 0;
-	if (fd >= 0) {
-		slurp(fd, buf, sizeof(buf));
-		close(fd);
-	}
-	return buf;
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
+CAP_DEFINE_RUN(tmpdir, out, sizeof(out), err, sizeof(err))
 
 static int lines_with(const char *s, const char *prefix)
 {
@@ -111,15 +43,6 @@ static int lines_with(const char *s, const char *prefix)
 
 	for (const char *p = s; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
 		n += !strncmp(p, prefix, strlen(prefix));
-	return n;
-}
-
-static int lines(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += *s == '\n';
 	return n;
 }
 
@@ -265,7 +188,7 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/run.json", tmpdir);
 	rc = run("run", "--debugfs", dbg, "--no-bpf", "--label", "fx", "--note", "a note", "--json",
 		 "--", "true", NULL);
-	write_file(path, out);
+	cap_write_file(path, out);
 	if (!tap_ok(rc == 0 && strstr(out, "\"label\":\"fx\"") && strstr(out, "\"note\":\"a note\""),
 		    "run --json --label --note: exit 0, both in the report"))
 		tap_diag("rc %d: %s", rc, err);
@@ -277,7 +200,7 @@ int main(void)
 	       strstr(out, "\"cause\":\"DIE.missed/local_load\""),
 	       "run --json: the wasted section (headline policy, explained share, largest causes, the command's wait split, the tables)");
 	rc = run("report", "--json", path, NULL);
-	tap_ok(rc == 0 && !strcmp(out, read_file(path)),
+	tap_ok(rc == 0 && !strcmp(out, cap_read_file(path)),
 	       "report --json of run's JSON is byte-identical (%zu bytes)", strlen(out));
 	rc = run("compare", path, path, NULL);
 	tap_ok(rc == 0 && strstr(out, "an allowed CPU idle: the balancer's") &&
@@ -298,7 +221,7 @@ int main(void)
 	tap_ok(rc == 0 && text && !strcmp(text, out) && strstr(out, "headline:") &&
 	       strstr(out, "wasted-core time explained: 100% (wakeup 0%, balancing 100%,") &&
 	       strstr(out, "largest causes (of "),
-	       "report (text) prints what run printed, but for the wall time (%d lines)", lines(out));
+	       "report (text) prints what run printed, but for the wall time (%d lines)", cap_lines(out));
 	free(text);
 	rc = run("report", "--prom", path, NULL);
 	tap_ok(rc == 0 && strstr(out, "sched_shadow_lb_calls_total") &&
@@ -310,11 +233,11 @@ int main(void)
 	snprintf(a, sizeof(a), "docs/examples/demo-root.json");
 	snprintf(b, sizeof(b), "docs/examples/demo-nested.json");
 	rc = run("report", "-j", a, NULL);
-	tap_ok(rc == 0 && !strcmp(out, read_file(a)) && lines(out) == 3,
+	tap_ok(rc == 0 && !strcmp(out, cap_read_file(a)) && cap_lines(out) == 3,
 	       "report -j of the recorded root runs (3 documents, one a line) is byte-identical (%zu bytes)",
 	       strlen(out));
 	rc = run("report", "-j", b, NULL);
-	tap_ok(rc == 0 && !strcmp(out, read_file(b)),
+	tap_ok(rc == 0 && !strcmp(out, cap_read_file(b)),
 	       "report -j of the recorded nested runs is byte-identical (%zu bytes)", strlen(out));
 	rc = run("report", b, NULL);
 	tap_ok(rc == 0 && strstr(out, "sched-shadow run report: nested\n") &&
@@ -325,7 +248,7 @@ int main(void)
 
 	snprintf(cmp, sizeof(cmp), "%s/compare.json", tmpdir);
 	rc = run("compare", "--json", a, b, NULL);
-	write_file(cmp, out);
+	cap_write_file(cmp, out);
 	tap_ok(rc == 0 && strstr(out, "\"command\":\"compare\""), "compare --json: exit 0");
 	if (system("python3 -c '' >/dev/null 2>&1")) {
 		tap_skip("compare --json equals an independent computation", "python3 not found");
@@ -371,7 +294,7 @@ int main(void)
 		snprintf(j1, sizeof(j1), "%s/r-all.json", tmpdir);
 		snprintf(j2, sizeof(j2), "%s/n-all.json", tmpdir);
 		rc |= run("compare", "--json", rs[0], rs[1], rs[2], "--", rs[3], rs[4], NULL);
-		write_file(cmp, out);
+		cap_write_file(cmp, out);
 		snprintf(cmd, sizeof(cmd), "python3 tests/unit/compare_oracle.py %s %s %s %s -- %s %s 2>&1",
 			 cmp, rs[0], rs[1], rs[2], rs[3], rs[4]);
 		p = popen(cmd, "r");
@@ -445,17 +368,17 @@ int main(void)
 
 	/* errors */
 	snprintf(path, sizeof(path), "%s/bad.json", tmpdir);
-	write_file(path, "{\"schema\": \"sched_shadow/v1\",\n \"command\": run}\n");
+	cap_write_file(path, "{\"schema\": \"sched_shadow/v1\",\n \"command\": run}\n");
 	rc = run("report", path, NULL);
 	if (!tap_ok(rc == 1 && strstr(err, "not JSON: line 2, column 13: unexpected character 'r'") &&
-		    lines(err) == 1 && !out[0],
+		    cap_lines(err) == 1 && !out[0],
 		    "report of a malformed file: one line with the position, exit 1"))
 		tap_diag("rc %d: %s", rc, err);
-	write_file(path, "{\"schema\": \"sched_shadow/v1\", \"command\": \"bench\"}\n");
+	cap_write_file(path, "{\"schema\": \"sched_shadow/v1\", \"command\": \"bench\"}\n");
 	rc = run("report", path, NULL);
 	tap_ok(rc == 1 && strstr(err, "the output of `bench`, not of `run --json`"),
 	       "report of bench's JSON: says whose output it is, exit 1");
-	write_file(path, "{\"schema\": \"sched_shadow/v1\", \"command\": \"run\", \"cmd\": [\"x\"],"
+	cap_write_file(path, "{\"schema\": \"sched_shadow/v1\", \"command\": \"run\", \"cmd\": [\"x\"],"
 		   " \"exit_status\": 0, \"wall_s\": 1, \"cgroup\": null}\n");
 	rc = run("report", path, NULL);
 	tap_ok(rc == 1 && strstr(err, "module: missing"), "a run report without its sections: refused");

@@ -11,7 +11,7 @@ UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
 	-Itests/unit/shim -Itests/unit -Imodule/core -Iuserspace -Ibpf \
 	-DCLI_VERSION='"$(VERSION)"'
 
-$(BUILD)/unit/%: tests/unit/%.c $(wildcard module/core/*.[ch]) $(wildcard userspace/*.[ch]) $(wildcard userspace/cli/*.[ch] userspace/cli/*/*.[ch]) tests/unit/tap.h
+$(BUILD)/unit/%: tests/unit/%.c $(wildcard module/core/*.[ch]) $(wildcard userspace/*.[ch]) $(wildcard userspace/cli/*.[ch] userspace/cli/*/*.[ch]) tests/unit/tap.h tests/unit/cli_capture.h
 	@mkdir -p $(dir $@)
 	$(CC) $(UNIT_CFLAGS) -o $@ $< -lm $(UNIT_LIBS)
 
