@@ -14,7 +14,12 @@
 #                                      then the PREEMPT_RT boot (MATRIX_RT);
 #                                      after each kernel the audit model's
 #                                      agreement line (lb_agreement.py) and
-#                                      the bug corpus (make test-bugs)
+#                                      the bug corpus (make test-bugs), the
+#                                      lb scenarios on SMT and NUMA machines
+#                                      (make test-lb-topos)
+#   make test-lb-topos [LB_TOPOS='smt8 numa-ring4']
+#                                      the lb scenarios' agreement and rule
+#                                      evidence on those machines
 #   make test-rt                       the PREEMPT_RT boot alone
 #   make demo [DEMO_DOCS=1]            root vs nested cgroup, 3 rounds, side by side
 #   make compare [KERNELS="trixie trixie-backports"] [COMPARE_ROUNDS=3]
@@ -247,11 +252,15 @@ test-matrix: deps
 	    $(MAKE) --no-print-directory test-bugs KERNEL=$$k VM_ACCEL='$(MATRIX_ACCEL)' BUGS= \
 	      BUGS_SUMMARY=$(BUILD)/results/matrix/$$k-bugs.summary; \
 	    echo "# test-matrix: KERNEL=$$k test-bugs: $$(cat $(BUILD)/results/matrix/$$k-bugs.summary) in $$(( $$(date +%s) - t0 )) s" ;; esac; \
+	  case " $(LB_TOPO_KERNELS) " in *" $$k "*) t0=$$(date +%s); \
+	    $(MAKE) --no-print-directory test-lb-topos KERNEL=$$k VM_ACCEL='$(MATRIX_ACCEL)' \
+	      LBT_SUMMARY=$(BUILD)/results/matrix/$$k-lbtopo.summary; \
+	    echo "# test-matrix: KERNEL=$$k test-lb-topos: $$(cat $(BUILD)/results/matrix/$$k-lbtopo.summary) in $$(( $$(date +%s) - t0 )) s" ;; esac; \
 	  case " $(BIG_KERNELS) " in *" $$k "*) t0=$$(date +%s); \
 	    $(MAKE) --no-print-directory test-big KERNEL=$$k BIG_SUMMARY=$(BUILD)/results/matrix/$$k-big.summary; \
 	    echo "# test-matrix: KERNEL=$$k test-big: $$(cat $(BUILD)/results/matrix/$$k-big.summary) in $$(( $$(date +%s) - t0 )) s" ;; esac; \
 	done; echo "# test-matrix: $$(( $$(date +%s) - start )) s"; \
-	SUITES="$(MATRIX) $(MATRIX_RT) $(foreach k,$(MATRIX),$(k)-bugs) $(foreach k,$(BIG_KERNELS),$(k)-big)" tests/summarize.sh $(BUILD)/results/matrix
+	SUITES="$(MATRIX) $(MATRIX_RT) $(foreach k,$(MATRIX),$(k)-bugs) $(foreach k,$(LB_TOPO_KERNELS),$(k)-lbtopo) $(foreach k,$(BIG_KERNELS),$(k)-big)" tests/summarize.sh $(BUILD)/results/matrix
 
 test-rt:
 	@$(MAKE) --no-print-directory test-vm-rt KERNEL=$(MATRIX_RT) VM_SCENARIOS='$(RT_SCENARIOS)'
@@ -260,6 +269,45 @@ test-rt:
 NUMA_SCENARIOS    ?= 39*
 test-vm-numa:
 	@$(MAKE) --no-print-directory test-vm VM_TOPO=numa-ring4 VM_SCENARIOS='$(NUMA_SCENARIOS)'
+
+# make test-lb-topos: the lb scenarios on the machines where the kernels'
+# version-dependent rules can decide, one boot each (run-vm.sh VM_TOPO):
+# smt8 (the MC groups are SMT cores: smt_balance, the fully_busy tie's
+# "unless SMT", sibling_imbalance's core counts) and numa-ring4 (NUMA
+# domains without SD_PREFER_SIBLING, overlapping groups: numa_busiest_nr).
+# Scenario 29's host check runs lb_agreement.py --check --topology T on the
+# boot's exports; after each boot the lines are printed again, unindented:
+#   <release> <topology>: model agreement ...
+#   rule <name> on <release> <topology>: decided N, in force matched A, flipped matched B
+# Left out: 22 and 27 (they need the default 3-package machine), 25 (no
+# audit), and on smt8 28 (cpu0 and cpu1 as each other's only MC group);
+# 39 needs the ring.  One summary per kernel (the topologies added up);
+# part of test-matrix on LB_TOPO_KERNELS.
+LB_TOPOS          ?= smt8 numa-ring4
+LB_TOPO_SCENARIOS ?= 20*,21*,23*,24*,26*,28a*,29*
+LB_TOPO_SCENARIOS_NUMA ?= $(LB_TOPO_SCENARIOS),28-*,39*
+LB_TOPO_TIMEOUT   ?= 900
+LB_TOPO_KERNELS   ?= $(MATRIX)
+LBT_DIR           := $(BUILD)/lbtopo$(VM_SUFFIX)
+LBT_SUMMARY       ?= $(BUILD)/results/lbtopo$(VM_SUFFIX).summary
+.PHONY: test-lb-topos
+test-lb-topos: $(BUILD)/sched-shadow
+	@mkdir -p $(dir $(LBT_SUMMARY)) $(LBT_DIR) && echo "0 passed, 1 failed" > $(LBT_SUMMARY)
+	@$(MAKE) --no-print-directory vm-initramfs
+	@start=$$(date +%s); rm -f $(LBT_DIR)/*.summary; for t in $(LB_TOPOS); do \
+	  t0=$$(date +%s); sc='$(LB_TOPO_SCENARIOS)'; \
+	  case $$t in numa-*|ring*) sc='$(LB_TOPO_SCENARIOS_NUMA)' ;; esac; \
+	  ( . $(VM_ENV) && VM_TOPO=$$t VM_TIMEOUT=$(LB_TOPO_TIMEOUT) VM_SCENARIOS="$$sc" \
+	    SUMMARY=$(LBT_DIR)/lb-$$t.summary EXPORT_DIR=$(LBT_DIR)/$$t/vm-out \
+	    tests/vm/run-vm.sh test $$VM_VMLINUZ $(VM_INITRD) $(LBT_DIR)/$$t ); \
+	  echo "# test-lb-topos: KERNEL=$(KERNEL) $$t: $$(cat $(LBT_DIR)/lb-$$t.summary 2>/dev/null || echo 'no result') in $$(( $$(date +%s) - t0 )) s"; \
+	  if ls $(LBT_DIR)/$$t/vm-out/lbmodel-*.info >/dev/null 2>&1; then \
+	    python3 tests/vm/host/lb_agreement.py $(LBT_DIR)/$$t/vm-out --topology $$t | grep -v '^#'; \
+	  else echo "# test-lb-topos: KERNEL=$(KERNEL) $$t: no lbmodel exports"; fi; \
+	done; \
+	SUITES="$(addprefix lb-,$(LB_TOPOS))" tests/summarize.sh $(LBT_DIR) | tail -n 1 > $(LBT_SUMMARY).tmp; \
+	mv $(LBT_SUMMARY).tmp $(LBT_SUMMARY); \
+	echo "# test-lb-topos: KERNEL=$(KERNEL): $$(cat $(LBT_SUMMARY)) in $$(( $$(date +%s) - start )) s"
 
 # (KERNEL= an RT kernel) the static check of the module built for it, then the boot
 test-vm-rt: $(BUILD)/sched-shadow
