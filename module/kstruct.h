@@ -328,6 +328,16 @@ static __always_inline unsigned long ks_rq_next_balance(const struct rq *rq, boo
 #endif
 }
 
+static __always_inline unsigned long ks_rq_blocked_tick(const struct rq *rq, bool *ok)
+{
+#if HAS_KS_rq__last_blocked_load_update_tick && KS_rq__last_blocked_load_update_tick_SIZE == 8
+	return KS_WHY_READ(unsigned long, rq, rq, last_blocked_load_update_tick, ok);
+#else
+	*ok = false;
+	return 0;
+#endif
+}
+
 static __always_inline u64 ks_rq_avg_idle(const struct rq *rq, bool *ok)
 {
 #if HAS_KS_rq__avg_idle && KS_rq__avg_idle_SIZE == 8

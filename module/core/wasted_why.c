@@ -102,6 +102,14 @@ int wasted_why(const struct wasted_why_in *in, int *detail)
 		return r;
 	if (in->now - due <= 1)
 		return WASTED_NA_INTERVAL;
+	/*
+	 * Every run of the balance softirq on the CPU updates its blocked
+	 * load first (stamped in jiffies), and each tick at or after
+	 * rq->next_balance raises it: no update since it became due, the
+	 * CPU idle with its tick running, is a tick that did not come.
+	 */
+	if (!in->ended && in->have_blocked && !wasted_after_eq(in->blocked_tick, due))
+		return WASTED_NA_TICK_LATE;
 	*detail = in->ended ? WASTED_NAD_ENDED : WASTED_NAD_TICK_OVERDUE;
 	return WASTED_NA_UNKNOWN;
 }

@@ -69,7 +69,8 @@ int wasted_wake_path(u32 flags, bool target_is_waker, bool waker_in_llc, bool pr
 	X(NEWIDLE_SKIPPED, "newidle_skipped")	/* went idle with the waiter there; cost rule */ \
 	X(NEWIDLE_RATIO, "newidle_ratio")	/* ... newidle throttled by its success ratio */ \
 	X(INTERVAL, "interval")		/* the next balance at that level is not due */ \
-	X(NO_DOMAIN, "no_domain")	/* no domain of the CPU spans the waiter */
+	X(NO_DOMAIN, "no_domain")	/* no domain of the CPU spans the waiter */ \
+	X(TICK_LATE, "tick_late")	/* due, tick running, no balance softirq on the CPU since */
 
 #define WASTED_NA_ENUM(id, name) WASTED_NA_##id,
 enum wasted_na {
@@ -83,7 +84,7 @@ extern const char * const wasted_na_name[WASTED_NR_NA];
 /* What an `unknown` saw (cause field of a no_attempt key): a hint, still unknown. */
 #define WASTED_NA_DETAILS(X)						\
 	X(NONE, "-")							\
-	X(TICK_OVERDUE, "tick_overdue")	/* due for over a jiffy, the tick running */ \
+	X(TICK_OVERDUE, "tick_overdue")	/* due for over a jiffy, the tick running, a softirq since */ \
 	X(KICK_PENDING, "kick_pending")	/* due, tick stopped, a kick to the CPU not yet run */ \
 	X(ENDED, "ended")		/* due; the CPU was busy again when read: its tick then not known */ \
 	X(UNREAD, "unread")		/* the domain or a field it needs not read */
@@ -113,10 +114,12 @@ struct wasted_why_in {
 	bool have_cost;		/* rq->avg_idle and sd->max_newidle_lb_cost read */
 	bool newidle_flag;	/* the domain has SD_BALANCE_NEWIDLE */
 	bool have_ratio;	/* the kernel has sd->newidle_ratio */
+	bool have_blocked;	/* the kernel has rq->last_blocked_load_update_tick */
 	unsigned long now;	/* jiffies */
 	unsigned long next_balance;	/* rq->next_balance */
 	unsigned long last_balance;	/* sd->last_balance */
 	unsigned long interval;
+	unsigned long blocked_tick;	/* rq->last_blocked_load_update_tick */
 	u64 avg_idle;		/* rq->avg_idle */
 	u64 max_cost;		/* the largest max_newidle_lb_cost of the domains up to this one */
 	u32 ratio;		/* sd->newidle_ratio (1024: never skipped) */

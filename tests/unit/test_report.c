@@ -73,7 +73,8 @@ static void test_why(void)
 		"all DIE no_attempt nohz_no_kick - 120.000 0 0\n"
 		"all MC no_attempt newidle_skipped - 60.000 0 0\n"
 		"all MC no_attempt newidle_ratio - 20.000 0 0\n"
-		"all DIE no_attempt interval - 100.000 0 0\n"
+		"all DIE no_attempt interval - 70.000 0 0\n"
+		"all MC no_attempt tick_late - 30.000 0 0\n"
 		"all DIE no_attempt unknown tick_overdue 30.000 0 0\n"
 		"all DIE no_attempt - - 5.000 0 0\n"
 		"all DIE void reset - 5.000 1 0\n"
@@ -91,7 +92,7 @@ static void test_why(void)
 	tap_ok(w.have && w.total_ms == 1000 && w.wakeup_ms == 400 && w.balancing_ms == 200 &&
 	       w.nohz_ms == 120 && w.newidle_ms == 80 && w.interval_ms == 100 && w.unknown_ms == 50 &&
 	       w.no_work_ms == 50,
-	       "explained: the `all` rows only, each in its part (unknown: no_attempt/unknown, the old `-`, void, other)");
+	       "explained: the `all` rows only, each in its part (interval: with tick_late; unknown: no_attempt/unknown, the old `-`, void, other)");
 	tap_ok(!strcmp(line, "wasted-core time explained: 90% (wakeup 40%, balancing 20%, no attempt: nohz 12%, "
 		       "newidle skipped 8%, interval 10%, unknown 5%; audit saw no work 5%)"),
 	       "explained: the line (%s)", line);

@@ -76,8 +76,55 @@ static void test_rules(void)
 	in = why(-5);
 	r = wasted_why(&in, &d);
 	tap_ok(r == WASTED_NA_UNKNOWN && d == WASTED_NAD_TICK_OVERDUE,
-	       "tick running, overdue by 5 jiffies: unknown (tick_overdue) (%s, %s)", na(r),
-	       wasted_na_detail_name[d]);
+	       "tick running, overdue by 5 jiffies, the kernel has no last_blocked_load_update_tick: unknown (tick_overdue) (%s, %s)",
+	       na(r), wasted_na_detail_name[d]);
+	/* tick_late: due, tick running, no blocked-load update (balance softirq) since it was due */
+	in = why(-5);
+	in.have_blocked = true;
+	in.blocked_tick = in.now - 6;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_TICK_LATE && d == WASTED_NAD_NONE,
+	       "tick running, overdue by 5 jiffies, the softirq's last update a jiffy before it was due: tick_late (%s)", na(r));
+	in.blocked_tick = in.now - 5;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_UNKNOWN && d == WASTED_NAD_TICK_OVERDUE,
+	       "... the update in the jiffy it became due (the softirq ran since): unknown (tick_overdue) (%s, %s)",
+	       na(r), wasted_na_detail_name[d]);
+	in.blocked_tick = in.now - 6;
+	in.ended = true;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_UNKNOWN && d == WASTED_NAD_ENDED,
+	       "... no update since, but the CPU busy again when read: unknown (ended), never tick_late (%s, %s)",
+	       na(r), wasted_na_detail_name[d]);
+	in = why(-1);
+	in.have_blocked = true;
+	in.blocked_tick = in.now - 10;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_INTERVAL, "... due only a jiffy ago, no update since: interval (the next tick) (%s)", na(r));
+	in = why(-5);
+	in.have_blocked = true;
+	in.blocked_tick = in.now - 6;
+	in.tick_stopped = true;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_NOHZ_NO_KICK, "... no update since, the tick stopped: nohz_no_kick, not tick_late (%s)", na(r));
+	in = why(-5);
+	in.have_blocked = true;
+	in.blocked_tick = in.now - 6;
+	in.began_idle = true;
+	in.avg_idle = 10000;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_NEWIDLE_SKIPPED, "... no update since, but it went idle with newidle skipped: newidle_skipped first (%s)", na(r));
+	in = why(-5);
+	in.have_blocked = true;
+	in.now = 2;
+	in.last_balance = (unsigned long)-7;	/* due at -3, wrapped */
+	in.next_balance = (unsigned long)-3;
+	in.blocked_tick = (unsigned long)-4;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_TICK_LATE, "... jiffies wrapped: tick_late (%s)", na(r));
+	in.blocked_tick = 0;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_UNKNOWN, "... jiffies wrapped, the update after it was due: unknown (%s)", na(r));
 	in.began_idle = true;
 	in.avg_idle = 10000;
 	r = wasted_why(&in, &d);
