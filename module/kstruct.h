@@ -338,6 +338,16 @@ static __always_inline unsigned long ks_rq_blocked_tick(const struct rq *rq, boo
 #endif
 }
 
+static __always_inline bool ks_rq_idle_balance(const struct rq *rq, bool *ok)
+{
+#if HAS_KS_rq__idle_balance && KS_rq__idle_balance_SIZE == 1
+	return KS_WHY_READ(unsigned char, rq, rq, idle_balance, ok) != 0;
+#else
+	*ok = false;
+	return false;
+#endif
+}
+
 static __always_inline u64 ks_rq_avg_idle(const struct rq *rq, bool *ok)
 {
 #if HAS_KS_rq__avg_idle && KS_rq__avg_idle_SIZE == 8

@@ -641,6 +641,7 @@ static int wasted_why_now(u32 c, u32 lvl, bool began_idle, bool ended, int *deta
 		in.ratio = ks_sd_newidle_ratio(sd, &in.have_ratio);
 	}
 	in.blocked_tick = ks_rq_blocked_tick(rq, &in.have_blocked);
+	in.idle_tick = ks_rq_idle_balance(rq, &in.have_idle_tick);
 	in.avg_idle = ks_rq_avg_idle(rq, &ok);
 	in.have_cost &= ok;
 	in.tick_stopped = ks_rq_tick_stopped(rq, &in.have_nohz);

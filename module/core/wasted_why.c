@@ -110,6 +110,13 @@ int wasted_why(const struct wasted_why_in *in, int *detail)
 	 */
 	if (!in->ended && in->have_blocked && !wasted_after_eq(in->blocked_tick, due))
 		return WASTED_NA_TICK_LATE;
+	/*
+	 * The softirq ran since, and the CPU's last tick found it running a
+	 * task: that tick's balance used the busy interval (x busy_factor),
+	 * and no tick has come since the CPU turned idle.
+	 */
+	if (!in->ended && in->have_idle_tick && !in->idle_tick)
+		return WASTED_NA_BUSY_TICK;
 	*detail = in->ended ? WASTED_NAD_ENDED : WASTED_NAD_TICK_OVERDUE;
 	return WASTED_NA_UNKNOWN;
 }

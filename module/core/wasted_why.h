@@ -70,7 +70,8 @@ int wasted_wake_path(u32 flags, bool target_is_waker, bool waker_in_llc, bool pr
 	X(NEWIDLE_RATIO, "newidle_ratio")	/* ... newidle throttled by its success ratio */ \
 	X(INTERVAL, "interval")		/* the next balance at that level is not due */ \
 	X(NO_DOMAIN, "no_domain")	/* no domain of the CPU spans the waiter */ \
-	X(TICK_LATE, "tick_late")	/* due, tick running, no balance softirq on the CPU since */
+	X(TICK_LATE, "tick_late")	/* due, tick running, no balance softirq on the CPU since */ \
+	X(BUSY_TICK, "busy_tick")	/* due, tick running, the CPU's last tick found it busy */
 
 #define WASTED_NA_ENUM(id, name) WASTED_NA_##id,
 enum wasted_na {
@@ -115,6 +116,8 @@ struct wasted_why_in {
 	bool newidle_flag;	/* the domain has SD_BALANCE_NEWIDLE */
 	bool have_ratio;	/* the kernel has sd->newidle_ratio */
 	bool have_blocked;	/* the kernel has rq->last_blocked_load_update_tick */
+	bool have_idle_tick;	/* the kernel has rq->idle_balance */
+	bool idle_tick;		/* rq->idle_balance: the CPU was idle at its last tick */
 	unsigned long now;	/* jiffies */
 	unsigned long next_balance;	/* rq->next_balance */
 	unsigned long last_balance;	/* sd->last_balance */

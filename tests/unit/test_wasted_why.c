@@ -96,6 +96,43 @@ static void test_rules(void)
 	tap_ok(r == WASTED_NA_UNKNOWN && d == WASTED_NAD_ENDED,
 	       "... no update since, but the CPU busy again when read: unknown (ended), never tick_late (%s, %s)",
 	       na(r), wasted_na_detail_name[d]);
+	/* busy_tick: due, tick running, the softirq ran since, the CPU's last tick found it busy */
+	in = why(-5);
+	in.have_blocked = true;
+	in.blocked_tick = in.now - 2;
+	in.have_idle_tick = true;
+	in.idle_tick = false;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_BUSY_TICK && d == WASTED_NAD_NONE,
+	       "tick running, overdue by 5 jiffies, the softirq since, rq->idle_balance 0: busy_tick (%s)", na(r));
+	in.idle_tick = true;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_UNKNOWN && d == WASTED_NAD_TICK_OVERDUE,
+	       "... the last tick found the CPU idle: unknown (tick_overdue) (%s, %s)", na(r),
+	       wasted_na_detail_name[d]);
+	in.idle_tick = false;
+	in.have_idle_tick = false;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_UNKNOWN, "... the kernel has no rq->idle_balance: unknown, never busy_tick (%s)", na(r));
+	in.have_idle_tick = true;
+	in.ended = true;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_UNKNOWN && d == WASTED_NAD_ENDED,
+	       "... the CPU busy again when read: unknown (ended), never busy_tick (%s, %s)", na(r),
+	       wasted_na_detail_name[d]);
+	in.ended = false;
+	in.blocked_tick = in.now - 6;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_TICK_LATE, "... busy at the last tick but no softirq since it was due: tick_late first (%s)", na(r));
+	in = why(-1);
+	in.have_idle_tick = true;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_INTERVAL, "... due a jiffy ago, busy at the last tick: interval (%s)", na(r));
+	in = why(-5);
+	in.have_idle_tick = true;
+	in.tick_stopped = true;
+	r = wasted_why(&in, &d);
+	tap_ok(r == WASTED_NA_NOHZ_NO_KICK, "... the tick stopped, busy at the last tick: nohz_no_kick (%s)", na(r));
 	in = why(-1);
 	in.have_blocked = true;
 	in.blocked_tick = in.now - 10;

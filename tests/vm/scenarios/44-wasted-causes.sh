@@ -93,6 +93,7 @@ if mkdir -p "$TI" 2> /dev/null && [ -e "$TI/events/irq/softirq_entry/enable" ]; 
 	function acc(c, t,   lo) {
 		if (!idle[c] || stopped[c]) return
 		run += t - from[c]
+		if (notick[c]) pre += t - from[c]
 		lo = last[c] + 2 * j; if (lo < from[c]) lo = from[c]; if (t > lo) late += t - lo
 		lo = lastsq[c] + 2 * j; if (lo < from[c]) lo = from[c]; if (t > lo) sqlate += t - lo
 		if (t - last[c] > gap) gap = t - last[c]
@@ -108,22 +109,23 @@ if mkdir -p "$TI" 2> /dev/null && [ -e "$TI/events/irq/softirq_entry/enable" ]; 
 		if (!(c in last)) { last[c] = t; lastsq[c] = t }
 		if (ev == "sched_switch:") {
 			p0 = $0 ~ / prev_pid=0 /; n0 = $0 ~ / next_pid=0( |$)/
-			if (n0 && !p0) { idle[c] = 1; stopped[c] = 0; from[c] = t; periods++ }
+			if (n0 && !p0) { idle[c] = 1; stopped[c] = 0; notick[c] = 1; from[c] = t; periods++ }
 			else if (p0 && !n0 && idle[c]) { acc(c, t); idle[c] = 0 }
 		} else if (ev == "tick_stop:" && $0 ~ /success=1/) {
 			acc(c, t); stopped[c] = 1
 		} else if (ev == "hrtimer_expire_entry:" && $0 ~ /function=tick_sched_timer/) {
-			acc(c, t); last[c] = t; ticks++
+			acc(c, t); last[c] = t; notick[c] = 0; ticks++
 		} else if (ev == "softirq_entry:") {
 			acc(c, t); lastsq[c] = t; sq++
 		}
 	}
-	END { printf "trace: %d idle periods, %d ticks, %d balance softirqs; idle with the tick running %.1f ms, of it more than 2 jiffies after the last tick %.1f ms (longest gap %.1f ms), after the last balance softirq %.1f ms\n",
-		periods, ticks, sq, run * 1000, late * 1000, gap * 1000, sqlate * 1000 }' "$TI/trace" | diag
+	END { printf "trace: %d idle periods, %d ticks, %d balance softirqs; idle with the tick running %.1f ms: before the idle period'"'"'s first tick (the last one found the CPU busy) %.1f ms, more than 2 jiffies after the last tick %.1f ms (longest gap %.1f ms), after the last balance softirq %.1f ms\n",
+		periods, ticks, sq, run * 1000, pre * 1000, late * 1000, gap * 1000, sqlate * 1000 }' "$TI/trace" | diag
 	sed -n '/^what the idle CPU/,/^$/p' /tmp/w44t.txt | awk '$1 == "all" && $3 == "no_attempt" {
-		if ($4 == "tick_late") tl += $6; else if ($5 == "tick_overdue") to += $6; else if ($4 == "interval") iv += $6 }
+		if ($4 == "tick_late") tl += $6; else if ($4 == "busy_tick") bt += $6
+		else if ($5 == "tick_overdue") to += $6; else if ($4 == "interval") iv += $6 }
 		$1 == "all" { all += $6 }
-		END { printf "module, same run: tick_late %.1f ms, unknown/tick_overdue %.1f ms, interval %.1f ms, of %.1f ms wasted\n", tl, to, iv, all }' | diag
+		END { printf "module, same run: busy_tick %.1f ms, tick_late %.1f ms, unknown/tick_overdue %.1f ms, interval %.1f ms, of %.1f ms wasted\n", bt, tl, to, iv, all }' | diag
 	grep '^wasted-core time explained: ' /tmp/w44t.txt | sed 's/^/traced run: /' | diag
 	for e in sched/sched_switch irq/softirq_entry timer/tick_stop timer/hrtimer_expire_entry; do
 		echo 0 > "$TI/events/$e/enable"

@@ -7,9 +7,9 @@
  *   balancing   right, wrong, missed: a judged balancing attempt
  *   nohz, newidle skipped, interval
  *               no_attempt/nohz_no_kick, newidle_skipped + newidle_ratio,
- *               interval + tick_late (the periodic balance not come round:
- *               its interval, or the tick that raises it): a named reason
- *               no balancing ran
+ *               interval + tick_late + busy_tick (the periodic balance not
+ *               come round: its interval, the tick that raises it, or the
+ *               CPU busy at its last tick): a named reason no balancing ran
  *   unknown     no_attempt/unknown, and whatever the module could not name:
  *               void attempts, keys past its table (other), no_domain,
  *               rows of reports from before the reasons (no_attempt -)
@@ -96,7 +96,8 @@ void wasted_why_of(const struct dbgfs_table *t, struct wasted_why *w)
 			 (!strcmp(r, "newidle_skipped") || !strcmp(r, "newidle_ratio")))
 			w->newidle_ms += ms;
 		else if (!strcmp(v, "no_attempt") &&
-			 (!strcmp(r, "interval") || !strcmp(r, "tick_late")))
+			 (!strcmp(r, "interval") || !strcmp(r, "tick_late") ||
+			  !strcmp(r, "busy_tick")))
 			w->interval_ms += ms;
 		else
 			w->unknown_ms += ms;
