@@ -11,7 +11,13 @@
  * statistics):
  *   wakepair: wakeups=N delay_ms_mean=X delay_ms_max=X woke_on=CPU:n,CPU:n...
  * delay: from the write to the wakee's return from read(); woke_on:
- * sched_getcpu() there.
+ * sched_getcpu() there (where it first ran after the wakeup, which may not
+ * be where the wakeup placed it: a balancer may have pulled it in between).
+ * Then the kernel's own counts of the wakee, read by the wakee as it ends
+ * from /proc/thread-self/sched (they are there only while schedstats are
+ * on): " kernel: wakeups=N sync=N affine=N/N migrate=N" (affine:
+ * wake_affine() chose the waker's CPU, of its calls; migrate: woken on
+ * another CPU than its last), or " kernel: -".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,6 +44,37 @@ static cpu_set_t wakee_set;
 static int have_wakee_set;
 static long wakeups, woke_on[MAX_CPUS];
 static double delay_sum, delay_max;
+static char kernel_counts[128] = "-";
+
+/* The wakee's schedstat wakeup counts, from its own /proc entry. */
+static void read_kernel_counts(void)
+{
+	static const char *const keys[] = {
+		"nr_wakeups", "nr_wakeups_sync", "nr_wakeups_affine",
+		"nr_wakeups_affine_attempts", "nr_wakeups_migrate",
+	};
+	long long v[5] = { -1, -1, -1, -1, -1 };
+	char line[256], name[128];
+	long long x;
+	FILE *f = fopen("/proc/thread-self/sched", "r");
+	size_t k;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s : %lld", name, &x) != 2)
+			continue;
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (!strcmp(name, keys[k]))
+				v[k] = x;
+	}
+	fclose(f);
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (v[k] < 0)
+			return;
+	snprintf(kernel_counts, sizeof(kernel_counts), "wakeups=%lld sync=%lld affine=%lld/%lld migrate=%lld",
+		 v[0], v[1], v[2], v[3], v[4]);
+}
 
 static void on_signal(int sig)
 {
@@ -70,6 +107,7 @@ static void *wakee(void *arg)
 		while (now_s(CLOCK_MONOTONIC) < end)
 			;
 	}
+	read_kernel_counts();
 	return NULL;
 }
 
@@ -172,6 +210,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < MAX_CPUS; i++)
 		if (woke_on[i])
 			printf("%s%ld:%ld", n++ ? "," : "", i, woke_on[i]);
-	printf("%s\n", n ? "" : "-");
+	printf("%s kernel: %s\n", n ? "" : "-", kernel_counts);
 	return 0;
 }

@@ -199,3 +199,17 @@ bug_tids() {
 bug_cpus_of() { sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null; }
 # bug_cpu_of TID: the CPU the thread last ran on (/proc/TID/stat field 39)
 bug_cpu_of() { awk '{ print $39 }' "/proc/$1/stat" 2>/dev/null; }
+
+# bug_schedstats_on / bug_schedstats_restore: schedstats on for a
+# workload's whole life (`run` turns them on for its window only and back
+# off after), so that a program can read its own counts as it ends
+# (wakepair's "kernel:" counts); then back as they were
+BUG_SS=/proc/sys/kernel/sched_schedstats
+bug_schedstats_on() {
+	BUG_SS0=$(cat $BUG_SS 2>/dev/null)
+	echo 1 > $BUG_SS 2>/dev/null
+}
+bug_schedstats_restore() {
+	[ -n "${BUG_SS0:-}" ] && echo "$BUG_SS0" > $BUG_SS 2>/dev/null
+	BUG_SS0=
+}
