@@ -85,19 +85,6 @@ static int one_prefix(void)
 	return err[0] != 0;
 }
 
-static char *file_text(const char *path)
-{
-	static char buf[1 << 18];
-	int fd = open(path, O_RDONLY);
-
-	buf[0] = 0;
-	if (fd >= 0) {
-		cap_slurp(fd, buf, sizeof(buf));
-		close(fd);
-	}
-	return buf;
-}
-
 static int max_width(const char *s)
 {
 	int w = 0;
@@ -231,12 +218,12 @@ int main(void)
 		if (system(cmd))
 			tap_diag("copy failed");
 		rc = run("-j", "--debugfs", dbg, "run", "--no-bpf", "-o", rep, "--", "false", NULL);
-		tap_ok(rc == 1 && !out[0] && strstr(file_text(rep), "\"exit_status\":1"),
+		tap_ok(rc == 1 && !out[0] && strstr(cap_read_file(rep), "\"exit_status\":1"),
 		       "-j run -o FILE -- false: exit 1 (CMD's), the report in FILE, nothing on stdout");
 		rc = run("-j", "--debugfs", dbg, "run", "--no-bpf", "--repeat", "3", "-o", rep, "--",
 			 "true", NULL);
 		{
-			const char *t = file_text(rep);
+			const char *t = cap_read_file(rep);
 			int nl = 0;
 
 			for (const char *q = t; *q; q++)
@@ -315,7 +302,7 @@ int main(void)
 	/* generated documentation in the tree equals what the tables generate */
 	rc = run("help", "--man", NULL);
 	{
-		const char *man = file_text("docs/sched-shadow.1");
+		const char *man = cap_read_file("docs/sched-shadow.1");
 		const char *b = strstr(man, ".\\\" BEGIN GENERATED\n");
 		const char *e = b ? strstr(b, ".\\\" END GENERATED\n") : NULL;
 
@@ -324,7 +311,7 @@ int main(void)
 		       "docs/sched-shadow.1's generated sections equal help --man (make docs-cli)");
 	}
 	rc = run("help", "--bash-completion", NULL);
-	tap_ok(rc == 0 && !strcmp(file_text("bash-completion/sched-shadow"), out),
+	tap_ok(rc == 0 && !strcmp(cap_read_file("bash-completion/sched-shadow"), out),
 	       "bash-completion/sched-shadow equals help --bash-completion (make docs-cli)");
 
 	/* -v */
