@@ -307,7 +307,8 @@ test-lb-topos: $(BUILD)/sched-shadow
 	done; \
 	SUITES="$(addprefix lb-,$(LB_TOPOS))" tests/summarize.sh $(LBT_DIR) | tail -n 1 > $(LBT_SUMMARY).tmp; \
 	mv $(LBT_SUMMARY).tmp $(LBT_SUMMARY); \
-	echo "# test-lb-topos: KERNEL=$(KERNEL): $$(cat $(LBT_SUMMARY)) in $$(( $$(date +%s) - start )) s"
+	echo "# test-lb-topos: KERNEL=$(KERNEL): $$(cat $(LBT_SUMMARY)) in $$(( $$(date +%s) - start )) s"; \
+	case "$$(cat $(LBT_SUMMARY))" in *" 0 failed"*) ;; *) exit 1 ;; esac
 
 # (KERNEL= an RT kernel) the static check of the module built for it, then the boot
 test-vm-rt: $(BUILD)/sched-shadow

@@ -27,10 +27,14 @@ fi
 lb_need "lb numa ring" || return 0
 n=$(ncpus)
 D=/sys/kernel/debug/sched/domains/cpu0
+# 5.10: the sysctl (flags as a number; 5.13 moved it to debugfs)
+[ -d "$D" ] || D=/proc/sys/kernel/sched_domain/cpu0
 doms=$(for d in $D/domain*; do printf '%s:%s ' "$(cat $d/name 2>/dev/null)" "$(cat $d/flags 2>/dev/null | tr ' ' '|')"; done)
 diag "cpu0 domains: $doms"
 numa_levels=$(for d in $D/domain*; do cat $d/flags 2>/dev/null; echo; done | grep -c SD_NUMA)
 overlap=$(for d in $D/domain*; do cat $d/flags 2>/dev/null; echo; done | grep -c SD_OVERLAP)
+# flags as a number (5.10): the levels named NUMA
+[ "$numa_levels" -gt 0 ] || numa_levels=$(cat $D/domain*/name 2>/dev/null | grep -c '^NUMA$')
 old_every=$(cat "$SS/lb_dump_every")
 echo 1 > "$SS/lb_dump_every"
 lb_reset
