@@ -35,6 +35,10 @@ numa_levels=$(for d in $D/domain*; do cat $d/flags 2>/dev/null; echo; done | gre
 overlap=$(for d in $D/domain*; do cat $d/flags 2>/dev/null; echo; done | grep -c SD_OVERLAP)
 # flags as a number (5.10): the levels named NUMA
 [ "$numa_levels" -gt 0 ] || numa_levels=$(cat $D/domain*/name 2>/dev/null | grep -c '^NUMA$')
+# no domain files (6.x lists them in debugfs only with sched_verbose):
+# /proc/schedstat's domain names (version 16 and later)
+[ "$numa_levels" -gt 0 ] || numa_levels=$(awk '$1 == "cpu0" { on = 1; next } /^cpu/ { on = 0 }
+	on && $1 ~ /^domain/ && $2 == "NUMA" { n++ } END { print n + 0 }' /proc/schedstat)
 old_every=$(cat "$SS/lb_dump_every")
 echo 1 > "$SS/lb_dump_every"
 lb_reset
