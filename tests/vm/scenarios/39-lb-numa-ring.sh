@@ -26,6 +26,10 @@ if [ "$nodes" -ne 4 ]; then
 fi
 lb_need "lb numa ring" || return 0
 n=$(ncpus)
+# 6.4+ lists the domains in sched debugfs only under sched/verbose (writing Y
+# there makes them): set for the read, then put back
+vb=/sys/kernel/debug/sched/verbose vb0=
+[ -w $vb ] && vb0=$(cat $vb 2>/dev/null) && [ "$vb0" = N ] && echo Y > $vb 2>/dev/null
 D=/sys/kernel/debug/sched/domains/cpu0
 # 5.10: the sysctl (flags as a number; 5.13 moved it to debugfs)
 [ -d "$D" ] || D=/proc/sys/kernel/sched_domain/cpu0
@@ -33,10 +37,11 @@ doms=$(for d in $D/domain*; do printf '%s:%s ' "$(cat $d/name 2>/dev/null)" "$(c
 diag "cpu0 domains: $doms"
 numa_levels=$(for d in $D/domain*; do cat $d/flags 2>/dev/null; echo; done | grep -c SD_NUMA)
 overlap=$(for d in $D/domain*; do cat $d/flags 2>/dev/null; echo; done | grep -c SD_OVERLAP)
+[ "$vb0" = N ] && echo N > $vb 2>/dev/null
 # flags as a number (5.10): the levels named NUMA
 [ "$numa_levels" -gt 0 ] || numa_levels=$(cat $D/domain*/name 2>/dev/null | grep -c '^NUMA$')
-# no domain files (6.x lists them in debugfs only with sched_verbose):
-# /proc/schedstat's domain names (version 16 and later)
+# no domain files read:
+# /proc/schedstat's domain names (its version 17, 6.14+)
 [ "$numa_levels" -gt 0 ] || numa_levels=$(awk '$1 == "cpu0" { on = 1; next } /^cpu/ { on = 0 }
 	on && $1 ~ /^domain/ && $2 == "NUMA" { n++ } END { print n + 0 }' /proc/schedstat)
 old_every=$(cat "$SS/lb_dump_every")
