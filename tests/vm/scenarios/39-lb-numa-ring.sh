@@ -31,14 +31,14 @@ n=$(ncpus)
 vb=/sys/kernel/debug/sched/verbose vb0=
 [ -w $vb ] && vb0=$(cat $vb 2>/dev/null) && [ "$vb0" = N ] && echo Y > $vb 2>/dev/null
 D=/sys/kernel/debug/sched/domains/cpu0
-# 5.10: the sysctl (flags as a number; 5.13 moved it to debugfs)
+# 5.10: the sysctl (5.13 moved the files to debugfs)
 [ -d "$D" ] || D=/proc/sys/kernel/sched_domain/cpu0
 doms=$(for d in $D/domain*; do printf '%s:%s ' "$(cat $d/name 2>/dev/null)" "$(cat $d/flags 2>/dev/null | tr ' ' '|')"; done)
 diag "cpu0 domains: $doms"
 numa_levels=$(for d in $D/domain*; do cat $d/flags 2>/dev/null; echo; done | grep -c SD_NUMA)
 overlap=$(for d in $D/domain*; do cat $d/flags 2>/dev/null; echo; done | grep -c SD_OVERLAP)
 [ "$vb0" = N ] && echo N > $vb 2>/dev/null
-# flags as a number (5.10): the levels named NUMA
+# flags not read: the levels named NUMA
 [ "$numa_levels" -gt 0 ] || numa_levels=$(cat $D/domain*/name 2>/dev/null | grep -c '^NUMA$')
 # no domain files read:
 # /proc/schedstat's domain names (its version 17, 6.14+)
