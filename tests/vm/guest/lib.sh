@@ -348,3 +348,74 @@ lbv() {
 
 # judged FILE COLUMN: all-domain idle + newidle actual
 judged() { echo $(( $(lbv "$1" all idle actual "$2") + $(lbv "$1" all newidle actual "$2") )); }
+
+# The sched/debug oracle's workload (scenario 11, and scenario 14 under each
+# of the kernel's group-weight modes): nested cgroups of known cpu.weight
+# and pinned hogs of known nice levels, one placement each, cpu:cgroup:nice.
+ORACLE_PLACEMENTS="0:/o/x:-5 1:/o/a/y:0 2:/o/a/b/d:0 3:/o/a/b/e:5 4:/o/c:0 4:/o/a/b/d:3 4:/o/a/y:0 4:/:10"
+oracle_tree() {
+	cg_mk /o 10000
+	cg_mk /o/a 200
+	cg_mk /o/a/b 150
+	cg_mk /o/x 200
+	cg_mk /o/a/y 50
+	cg_mk /o/a/b/d 100
+	cg_mk /o/a/b/e 300
+	cg_mk /o/c 300
+}
+
+# oracle_hogs TAG READER: one `burn -t 1` (background name TAGhN) per
+# placement on a CPU below READER's; waits (10 s at most) until each hog's
+# worker thread exists (on cpu4 four hogs share one CPU: a leader may not
+# have run pthread_create() yet 0.5 s after the start), renices every
+# thread, and checks that each worker (the thread that is not the leader)
+# runs on its CPU with its nice level.  Writes /tmp/TAG.expect (cpu cgroup
+# nice N) and /tmp/TAG.placed (cpu cgroup nice TID of the worker); sets
+# ORACLE_TIDS (every thread) and ORACLE_BAD (the misplaced workers).
+oracle_hogs() {
+	local tag=$1 reader=$2 p cpu rest cg nice i n short pid t tid c
+	: > "/tmp/$tag.expect"
+	: > "/tmp/$tag.placed"
+	i=0
+	for p in $ORACLE_PLACEMENTS; do
+		cpu=${p%%:*} rest=${p#*:}; cg=${rest%%:*} nice=${rest#*:}
+		[ "$cpu" -lt "$reader" ] || continue
+		if [ "$cg" = / ]; then
+			bg "${tag}h$i" burn -t 1 -s 0 -d 0 -q --cpu "$cpu"
+		else
+			bg "${tag}h$i" burn -t 1 -s 0 -d 0 -q --cpu "$cpu" --cgroup "$cg"
+		fi
+		echo "$cpu $cg $nice $i" >> "/tmp/$tag.expect"
+		i=$((i + 1))
+	done
+	i=0
+	while [ $i -lt 100 ]; do
+		short=0
+		while read -r _ _ _ n; do
+			pid=$(awk -v n="${tag}h$n" '$2 == n { print $1 }' "$BG_PIDS")
+			# num_threads, field 20 of stat (burn's comm has no space)
+			[ "$(awk '{ print $20 }' "/proc/$pid/stat" 2>/dev/null)" -ge 2 ] 2>/dev/null || short=1
+		done < "/tmp/$tag.expect"
+		[ $short -eq 0 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	ORACLE_TIDS='' ORACLE_BAD=''
+	while read -r cpu cg nice i; do
+		pid=$(awk -v n="${tag}h$i" '$2 == n { print $1 }' "$BG_PIDS")
+		for t in /proc/$pid/task/*; do
+			tid=${t##*/}
+			[ "$nice" = 0 ] || renice -n "$nice" -p "$tid" > /dev/null 2>&1
+			ORACLE_TIDS="$ORACLE_TIDS $tid"
+			# the worker (burn -t 1 has one; its leader sleeps in
+			# pause(), but may still be queued behind the hogs this
+			# soon after the start: 7.3 found it R once)
+			[ "$tid" != "$pid" ] || continue
+			n=$(awk '{ print $19 }' "$t/stat")
+			c=$(awk '{ print $39 }' "$t/stat")
+			[ "$n" = "$nice" ] && [ "$c" = "$cpu" ] ||
+				ORACLE_BAD="$ORACLE_BAD tid$tid:cpu$c/nice$n!=cpu$cpu/nice$nice"
+			echo "$cpu $cg $nice $tid" >> "/tmp/$tag.placed"
+		done
+	done < "/tmp/$tag.expect"
+}

@@ -46,66 +46,10 @@ fi
 SD=/sys/kernel/debug/sched/debug
 [ -r "$SD" ] || SD=/proc/sched_debug
 reader=$(pin_shell_last_cpu)
-cg_mk /o 10000
-cg_mk /o/a 200
-cg_mk /o/a/b 150
-cg_mk /o/x 200
-cg_mk /o/a/y 50
-cg_mk /o/a/b/d 100
-cg_mk /o/a/b/e 300
-cg_mk /o/c 300
-# cpu cgroup nice
-placements="0:/o/x:-5 1:/o/a/y:0 2:/o/a/b/d:0 3:/o/a/b/e:5 4:/o/c:0 4:/o/a/b/d:3 4:/o/a/y:0 4:/:10"
-: > /tmp/s11.expect
-: > /tmp/s11.placed
-i=0
-for p in $placements; do
-	cpu=${p%%:*} rest=${p#*:}; cg=${rest%%:*} nice=${rest#*:}
-	[ "$cpu" -lt "$reader" ] || continue
-	if [ "$cg" = / ]; then
-		bg s11h$i burn -t 1 -s 0 -d 0 -q --cpu "$cpu"
-	else
-		bg s11h$i burn -t 1 -s 0 -d 0 -q --cpu "$cpu" --cgroup "$cg"
-	fi
-	echo "$cpu $cg $nice $i" >> /tmp/s11.expect
-	i=$((i + 1))
-done
-# each hog's worker thread exists (on cpu4 four hogs share one CPU: a
-# hog's leader may not have run pthread_create() yet 0.5 s after the start;
-# 6.1 found 6 of 8 workers once): wait for it, 10 s at most
-i=0
-while [ $i -lt 100 ]; do
-	short=0
-	while read -r _ _ _ n; do
-		pid=$(awk -v n="s11h$n" '$2 == n { print $1 }' "$BG_PIDS")
-		# num_threads, field 20 of stat (burn's comm has no space)
-		[ "$(awk '{ print $20 }' "/proc/$pid/stat" 2>/dev/null)" -ge 2 ] 2>/dev/null || short=1
-	done < /tmp/s11.expect
-	[ $short -eq 0 ] && break
-	sleep 0.1
-	i=$((i + 1))
-done
-# renice every thread of each hog (burn's worker is a thread); record TIDs
-tids='' bad=''
-while read -r cpu cg nice i; do
-	pid=$(awk -v n="s11h$i" '$2 == n { print $1 }' "$BG_PIDS")
-	for t in /proc/$pid/task/*; do
-		tid=${t##*/}
-		[ "$nice" = 0 ] || renice -n "$nice" -p "$tid" > /dev/null 2>&1
-		tids="$tids $tid"
-		# the worker: the thread that is not the leader (burn -t 1 has
-		# one; its leader sleeps in pause(), but may still be queued
-		# behind the hogs this soon after the start: 7.3 found it R once)
-		n=$(awk '{ print $19 }' "$t/stat")
-		c=$(awk '{ print $39 }' "$t/stat")
-		if [ "$tid" != "$pid" ]; then
-			[ "$n" = "$nice" ] && [ "$c" = "$cpu" ] || bad="$bad tid$tid:cpu$c/nice$n!=cpu$cpu/nice$nice"
-			echo "$cpu $cg $nice $tid" >> /tmp/s11.placed
-		fi
-	done
-done < /tmp/s11.expect
-sleep 0.2
-np=$(wc -l < /tmp/s11.placed 2>/dev/null || echo 0)
+oracle_tree
+oracle_hogs s11 "$reader"
+tids=$ORACLE_TIDS bad=$ORACLE_BAD
+np=$(wc -l < /tmp/s11.placed)
 ne=$(wc -l < /tmp/s11.expect)
 # let every PELT sum saturate (a new task starts at its full weight, a
 # renice changes the weight: ~200 ms to settle, several periods more)

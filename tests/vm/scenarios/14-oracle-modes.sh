@@ -40,12 +40,9 @@ reader=$(pin_shell_last_cpu)
 mode0=$(sed -n 's/.*(\([a-z]*\)).*/\1/p' $KSD/cgroup_mode 2>/dev/null)
 llc0=$(cat $KSD/llc_balancing/enabled 2>/dev/null)
 diag "the kernel's switches at the start: cgroup_mode '${mode0:-absent}' ($(cat $KSD/cgroup_mode 2>/dev/null || echo none)), llc_balancing '${llc0:-absent}'"
-# scenario 11's placements: cpu cgroup nice
-placements="0:/o/x:-5 1:/o/a/y:0 2:/o/a/b/d:0 3:/o/a/b/e:5 4:/o/c:0 4:/o/a/b/d:3 4:/o/a/y:0 4:/:10"
-
 # one_setting NAME VALUE: the oracle's rounds and the model's counters under it
 one_setting() {
-	local name=$1 val=$2 tag=$1=$2 got i np ne nr tids bad x
+	local name=$1 val=$2 tag=$1=$2 got np ne nr tids bad x
 	# the exports' tag: up, smp, concur, max, tasks; llc0
 	x=$(echo "$tag" | sed 's/cgroup_mode=//; s/llc_balancing=/llc/')
 	case $name in
@@ -58,55 +55,9 @@ one_setting() {
 		not_ok "oracle[$tag]: the setting is in force" "read back '$got'; $(cat /tmp/s14.werr)"
 		return 0
 	fi
-	cg_mk /o 10000
-	cg_mk /o/a 200
-	cg_mk /o/a/b 150
-	cg_mk /o/x 200
-	cg_mk /o/a/y 50
-	cg_mk /o/a/b/d 100
-	cg_mk /o/a/b/e 300
-	cg_mk /o/c 300
-	: > /tmp/s14.expect
-	: > /tmp/s14.placed
-	i=0
-	for p in $placements; do
-		cpu=${p%%:*} rest=${p#*:}; cg=${rest%%:*} nice=${rest#*:}
-		[ "$cpu" -lt "$reader" ] || continue
-		if [ "$cg" = / ]; then
-			bg s14h$i burn -t 1 -s 0 -d 0 -q --cpu "$cpu"
-		else
-			bg s14h$i burn -t 1 -s 0 -d 0 -q --cpu "$cpu" --cgroup "$cg"
-		fi
-		echo "$cpu $cg $nice $i" >> /tmp/s14.expect
-		i=$((i + 1))
-	done
-	# each hog's worker thread exists (10 s at most), then renice it
-	i=0
-	while [ $i -lt 100 ]; do
-		short=0
-		while read -r _ _ _ n; do
-			pid=$(awk -v n="s14h$n" '$2 == n { print $1 }' "$BG_PIDS")
-			[ "$(awk '{ print $20 }' "/proc/$pid/stat" 2>/dev/null)" -ge 2 ] 2>/dev/null || short=1
-		done < /tmp/s14.expect
-		[ $short -eq 0 ] && break
-		sleep 0.1
-		i=$((i + 1))
-	done
-	tids='' bad=''
-	while read -r cpu cg nice i; do
-		pid=$(awk -v n="s14h$i" '$2 == n { print $1 }' "$BG_PIDS")
-		for t in /proc/$pid/task/*; do
-			tid=${t##*/}
-			[ "$nice" = 0 ] || renice -n "$nice" -p "$tid" > /dev/null 2>&1
-			tids="$tids $tid"
-			if [ "$tid" != "$pid" ]; then
-				n=$(awk '{ print $19 }' "$t/stat")
-				c=$(awk '{ print $39 }' "$t/stat")
-				[ "$n" = "$nice" ] && [ "$c" = "$cpu" ] || bad="$bad tid$tid:cpu$c/nice$n"
-				echo "$cpu $cg $nice $tid" >> /tmp/s14.placed
-			fi
-		done
-	done < /tmp/s14.expect
+	oracle_tree
+	oracle_hogs s14 "$reader"
+	tids=$ORACLE_TIDS bad=$ORACLE_BAD
 	np=$(wc -l < /tmp/s14.placed)
 	ne=$(wc -l < /tmp/s14.expect)
 	sleep 3
