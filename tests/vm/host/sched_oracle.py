@@ -13,7 +13,9 @@ then sched/debug again (how far the kernel's values moved meanwhile).
           groups: per (cpu, path) row: h_tasks (.h_nr_running), load_avg,
                   runnable_avg, util_avg, cfs_weight (.load), se_weight
                   (.se->load.weight), nr_tasks (the R tasks of that cgroup
-                  in the CPU's task list), h_load (below)
+                  in the CPU's task list and, 6.14+, the sleepers still
+                  queued there: its h_nr_queued - h_nr_runnable less its
+                  child cfs_rqs'), h_load (below)
   shadow  the expected shadow, computed here from the kernel's data only:
           S(X) = sum(tasks queued on X: se.avg.load_avg from /proc/TID/sched)
                + sum(child cfs_rq G with h_nr_running > 0:
@@ -315,6 +317,31 @@ def fair_r(sdcpu):
     return q
 
 
+def delayed_direct(sdcpu):
+    """tasks queued directly on each cfs_rq although asleep (delayed
+    dequeue, 6.12+): the dump lists them as S, yet the cfs_rq still holds
+    them, and `groups` nr_tasks counts every task queued there.  From the
+    kernel's own counters: a subtree's delayed tasks are its h_nr_queued -
+    h_nr_runnable (7.3 prints both; 6.14+), those directly on a cfs_rq are
+    its subtree's less its child cfs_rqs' ({path: n}, 0 where the dump has
+    no runnable count: 6.1 has no delayed dequeue, and on 6.12-6.13 a path
+    holding a delayed task fails consistent_paths() and is not judged)"""
+    cfs = sdcpu["cfs"]
+    sub = {p: int(b["h_nr_queued"] - b["h_nr_runnable"])
+           for p, b in cfs.items() if "h_nr_queued" in b and "h_nr_runnable" in b}
+    out = {}
+    for p, n in sub.items():
+        kids = sum(v for c, v in sub.items() if c != "/" and parent_path(c) == p)
+        out[p] = n - kids
+    return out
+
+
+def queued_direct(sdcpu, p):
+    """tasks queued directly on the cfs_rq of path p: its R fair tasks and
+    its delayed sleepers (delayed_direct)"""
+    return len(fair_r(sdcpu).get(p, [])) + delayed_direct(sdcpu).get(p, 0)
+
+
 def transient(sd1, sd2):
     """Did the CPU's run queue change between two reads of its dump in a
     way neither read shows?  A task that ran on it in between (its switch
@@ -532,7 +559,7 @@ def oracle_tree(sdcpu, tasks, lag_ms, margin_ms):
                 th_ok = False
             else:
                 th += sc["th"]
-        memo[p] = {"S": s, "task_load": tl, "nq": len(queued.get(p, [])),
+        memo[p] = {"S": s, "task_load": tl, "nq": queued_direct(sdcpu, p),
                    "fresh": (flo, fhi) if fresh_ok else None, "th": th if th_ok else None}
         return memo[p]
 
@@ -716,7 +743,7 @@ def cpu_round(k, c, cpus, groups, tasks, mode, o, add):
                 add(gk, "groups.se_weight", num(g["se_weight"]),
                     scale_down(blk.get("se->load.weight", 0)), "weight", dp, True)
             if p in cons:
-                nt = len(fair_r(k).get(p, []))
+                nt = queued_direct(k, p)
                 add(gk, "groups.nr_tasks", num(g["nr_tasks"]), nt, gck, dp, True)
             add(gk, "groups.h_load", num(g.get("h_load")), H.get(p), cons_kind("h_load", p), dp, True)
     elif not walk_behind:
