@@ -31,6 +31,8 @@ EXPECT = {
     "window-late-markers": "x: the module's window",
     "wakeup-good": None,
     "wakeup-zero": "x MC: wakeups placed on a busy CPU beside an idle allowed one",
+    "wakeup-no-domains": "x: the wakeup placements' levels: sched domains of every online CPU",
+    "wakeup-not-in-trace": "x MC: wakeups placed on a busy CPU beside an idle allowed one",
 }
 # checks that must pass in a wrong form all the same (it is caught by its own check)
 ALSO_OK = {
@@ -39,6 +41,8 @@ ALSO_OK = {
     "window-late": [CGROUP, SPLIT, "x: every CPU's wasted time"],
     "window-late-markers": [CGROUP, SPLIT, "x: every CPU's wasted time"],
     "wakeup-zero": [CGROUP, SPLIT, "x: every CPU's wasted time"],
+    "wakeup-no-domains": [CGROUP, SPLIT, "x: every CPU's wasted time"],
+    "wakeup-not-in-trace": [CGROUP, SPLIT, "x: every CPU's wasted time"],
 }
 
 n = fails = 0

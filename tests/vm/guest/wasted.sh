@@ -119,19 +119,26 @@ w_window_end() {
 	echo "events $(grep -c ' ss_dequeue: ' "/tmp/$name.trace")" >> "/tmp/$name.probe"
 	echo "-:$W_DEQ" >> $T/kprobe_events 2>/dev/null
 	echo > $T/trace
-	# topology: cpu, package, and each domain's name (sched debugfs, 6.x; procfs, 5.10) and
-	# span (its span file where there is one, else /proc/schedstat's mask of that domain)
+	# topology: cpu, package, and each domain's name and span.  The name from
+	# sched debugfs (6.1-6.3: 6.4+ lists the domains only under sched/verbose)
+	# or procfs (5.10), else from /proc/schedstat, whose version 17 (6.14+)
+	# prints it before the mask: "domainN NAME MASK ..."; the span from its
+	# span file where there is one, else schedstat's mask of that domain
 	: > "/tmp/$name.topo"
-	awk '/^cpu[0-9]/ { c = substr($1, 4) } /^domain[0-9]/ { print c, substr($1, 7), ($2 ~ /^[0-9a-f,]+$/) ? $2 : $3 }' \
+	awk '/^cpu[0-9]/ { c = substr($1, 4) }
+		/^domain[0-9]/ { if ($2 ~ /^[0-9a-f,]+$/) print c, substr($1, 7), $2, "-"; else print c, substr($1, 7), $3, $2 }' \
 		/proc/schedstat > /tmp/w.spans 2>/dev/null
 	for c in /sys/devices/system/cpu/cpu[0-9]*; do
 		n=${c##*cpu}
 		echo "cpu $n package $(cat $c/topology/physical_package_id 2>/dev/null) online $(cat $c/online 2>/dev/null || echo 1)" >> "/tmp/$name.topo"
+		nd=0
 		for d in /sys/kernel/debug/sched/domains/cpu$n/domain* /proc/sys/kernel/sched_domain/cpu$n/domain*; do
 			[ -r "$d/name" ] || continue
 			sp=$(cat "$d/span" 2>/dev/null || awk -v c="$n" -v d="${d##*domain}" '$1 == c && $2 == d { print $3 }' /tmp/w.spans)
 			echo "domain $n ${d##*domain} $(cat $d/name) ${sp:-?}" >> "/tmp/$name.topo"
+			nd=$((nd + 1))
 		done
+		[ $nd -eq 0 ] && awk -v c="$n" '$1 == c && $4 != "-" { print "domain", c, $2, $4, $3 }' /tmp/w.spans >> "/tmp/$name.topo"
 	done
 	[ -f "/tmp/$name.lb_attempts" ] || : > "/tmp/$name.lb_attempts"
 	[ -f "/tmp/$name.wasted_wakeup" ] || : > "/tmp/$name.wasted_wakeup"

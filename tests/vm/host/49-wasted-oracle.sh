@@ -16,7 +16,8 @@
 #   wasted-core oracle: <release> N of N cgroups within bound
 #   wasted-core oracle: <release> N of N wait splits within bound
 # and the wakeup placements that left a CPU idle, per window and level,
-# against the module's wasted_wakeup table:
+# against the module's wasted_wakeup table (judged per level where either side
+# counts 20; a window whose topology has no sched domains fails):
 #   wakeup oracle: <release> <window> <level> module M vs trace T (+A ambiguous)
 #   wakeup oracle: <release> N of N levels within bound
 # (also into VM_OUT_DIR/wasted-oracle.txt: docs/testing.md shows them)
