@@ -694,19 +694,43 @@ static int wr_key_find(const struct wr_cpu *c, const struct wr_key *k)
 	return -1;
 }
 
-/* One key's change: the counts, its cgroup row, the tracked row, the mask's refs. */
+/* @delta waiters of key @k of CPU @cpu in the counts, its cgroup row and the tracked row. */
+static void wr_key_count(struct wr_replay *r, u32 cpu, const struct wr_key *k, s32 delta,
+			 u64 now)
+{
+	wr_count(r, cpu, k->kind, k->mask, delta, now);
+	wr_cg_count(r, wr_row(r, k->row), k, delta, now);
+	if (k->trk)
+		wr_cg_count(r, &r->tracked, k, delta, now);
+}
+
+/*
+ * One key's change: the mask's refs and, unless its CPU is idle, the
+ * counts and rows.  Tasks queued on an idle CPU (woken there, not switched
+ * in yet; or while the sampler that woke the CPU runs) are about to run
+ * there: they wait from the CPU's switch to a task on (wr_keys_live()).
+ */
 static void wr_key_apply(struct wr_replay *r, u32 cpu, const struct wr_key *k, s32 delta,
 			 u64 now)
 {
 	struct wr_cpu *c = &r->cpu[cpu];
 
-	wr_count(r, cpu, k->kind, k->mask, delta, now);
-	wr_cg_count(r, wr_row(r, k->row), k, delta, now);
-	if (k->trk)
-		wr_cg_count(r, &r->tracked, k, delta, now);
 	if (k->kind == WR_RESTR)
 		r->mask[k->mask].refs += delta;
+	if (c->state == WR_IDLE)
+		return;
+	wr_key_count(r, cpu, k, delta, now);
 	wr_own_changed(r, c, cpu, now);
+}
+
+/* Every key of @cpu joins (@sign 1) or leaves (-1) the counts: its CPU turns busy or idle. */
+static void wr_keys_live(struct wr_replay *r, u32 cpu, s32 sign, u64 now)
+{
+	struct wr_cpu *c = &r->cpu[cpu];
+	u32 i;
+
+	for (i = 0; i < c->nkeys; i++)
+		wr_key_count(r, cpu, &c->keys[i], sign * (s32)c->keys[i].n, now);
 }
 
 /* A key as the replay keeps it: kind and mask valid, one flag value. */
@@ -922,6 +946,8 @@ void wr_set_state(struct wr_replay *r, u64 now, u32 cpu, enum wr_state st)
 	wr_touch(r, cpu);
 	if (st == WR_OFF || st == WR_VOID)
 		wr_clear_keys(r, cpu, now);	/* what waits there is not known */
+	else if (st == WR_IDLE && old == WR_BUSY)
+		wr_keys_live(r, cpu, -1, now);	/* its queued tasks are about to run */
 	/* leave the old state */
 	if (old == WR_IDLE) {
 		wr_idle_leave(r, c, cpu, now);
@@ -951,6 +977,8 @@ void wr_set_state(struct wr_replay *r, u64 now, u32 cpu, enum wr_state st)
 	} else if (st == WR_BUSY) {
 		r->busy_count++;
 		c->busy_at = now;
+		if (old == WR_IDLE)
+			wr_keys_live(r, cpu, 1, now);	/* the rest wait behind the one it runs */
 	} else if (st == WR_VOID) {
 		wr_set(r->vd, cpu);
 		r->void_count++;
@@ -1417,6 +1445,8 @@ u64 wr_cause_cgid(const struct wr_replay *r, u32 cpu)
 				if (s == cpu || s >= r->nr_cpus)
 					continue;
 				o = &r->cpu[s];
+				if (o->state == WR_IDLE)
+					continue;	/* its queued tasks do not wait */
 				for (i = 0; i < o->nkeys; i++) {
 					const struct wr_key *key = &o->keys[i];
 

@@ -16,7 +16,11 @@
  * a waiter of unknown destinations), *busy* otherwise (always for a
  * pinned one).  A cgroup's wasted time counts, at every instant, the
  * wasted CPUs that one of its waiters could run on (all of them when it
- * has an `any` waiter).
+ * has an `any` waiter).  The keys of an idle CPU (tasks woken there, not
+ * switched in yet, or queued while the sampler that woke it runs) are
+ * kept but not counted: those tasks are about to run there, they neither
+ * wait nor make another CPU wasted until their CPU turns busy (then all
+ * but the one it runs wait behind it).
  *
  * How it stays linear.  The waiters are counted per domain span (and per
  * restricted mask); an idle CPU's class and level follow from the counts
@@ -28,8 +32,10 @@
  * lowest level with a waiter is the one whose integral grew first).  A
  * CPU's signature is the set of interned restricted masks that hold it:
  * CPUs of one signature see the same waiters.  An idle CPU with waiters
- * of its own (a task woken there, not switched in yet) must not count
- * them; those few are re-classified at every change instead.  Cgroup
+ * of its own in the counts would have to be re-classified at every change
+ * (`special`); none is, its keys being left out while it is idle, so that
+ * path is a guard.  A CPU turning busy or idle adds or takes out its keys:
+ * O(keys x D x S), and few have keys then.  Cgroup
  * rows integrate lazily from global integrals (time with an idle CPU,
  * per mask, wasted CPUs per signature).
  *

@@ -128,6 +128,12 @@ static struct ref_cg *ref_row(int kind, u64 cgid)
 	return &rcg[nrcg++];
 }
 
+/* Does @w wait?  Not on an idle CPU: woken there, it is about to run there. */
+static bool w_waits(const struct waiter *w)
+{
+	return w->live && st[w->cpu] != WR_IDLE;
+}
+
 static bool w_allows(const struct waiter *w, u32 c)
 {
 	if (w->kind == WR_ANY)
@@ -152,7 +158,7 @@ static int ref_class(u32 c, u8 *lvl)
 		for (i = 0; i < nwt; i++) {
 			const struct waiter *w = &wt[i];
 
-			if (!w->live || w->cpu == c || !w_allows(w, c))
+			if (!w_waits(w) || w->cpu == c || !w_allows(w, c))
 				continue;
 			if (l == nl || in_dom(c, l, w->cpu)) {
 				*lvl = l == nl ? WASTED_LVL_NONE : t_slot[c * WASTED_MAX_DOMAINS + l];
@@ -160,7 +166,7 @@ static int ref_class(u32 c, u8 *lvl)
 			}
 		}
 	for (i = 0; i < nwt; i++)
-		if (wt[i].live && wt[i].cpu != c && wt[i].kind == WR_UNKNOWN)
+		if (w_waits(&wt[i]) && wt[i].cpu != c && wt[i].kind == WR_UNKNOWN)
 			return WASTED_C_UNKNOWN;
 	for (i = 0; i < ncpu; i++)
 		if (i != c && st[i] == WR_VOID)
@@ -225,7 +231,7 @@ static void ref_piece(u64 a, u64 b)
 		struct ref_cg *rows[2];
 		int nr = 0, k = ref_wait(w), j;
 
-		if (!w->live)
+		if (!w_waits(w))
 			continue;
 		rows[nr++] = !w->cgid ? ref_row(w->kind == WR_UNKNOWN ? 3 : 2, 0) : ref_row(0, w->cgid);
 		if (w->trk)
@@ -254,7 +260,7 @@ static void ref_piece(u64 a, u64 b)
 					    row->kind == 3 ? !w->cgid && w->kind == WR_UNKNOWN :
 					    !w->cgid && w->kind != WR_UNKNOWN;
 
-				if (w->live && mine && w_allows(w, c))
+				if (w_waits(w) && mine && w_allows(w, c))
 					break;
 			}
 			if (i < nwt)
@@ -583,9 +589,13 @@ int main(void)
 		       "128 CPUs: CPU 0 idle, the same waiter: none (its mask is in word 1, not 0)");
 	}
 
-	/* an idle CPU with a waiter of its own: not wasted by it, the others are */
+	/*
+	 * a task queued on an idle CPU (woken there, not switched in yet) is
+	 * about to run there: no waiter until its CPU turns busy, then one
+	 */
 	{
 		struct wr_key k = { .cgid = 7, .kind = WR_ANY };
+		struct wr_cg *g;
 		u8 lvl;
 
 		topo_begin(6);
@@ -596,11 +606,20 @@ int main(void)
 		wr_set_state(&R, 1, 1, WR_IDLE);
 		wr_set_state(&R, 1, 4, WR_IDLE);
 		wr_add(&R, 2, 0, &k, 1);
-		tap_ok(wr_classify(&R, 0, &lvl) == WASTED_C_NONE, "own waiter: CPU 0 is not wasted by it");
+		tap_ok(wr_classify(&R, 0, &lvl) == WASTED_C_NONE && wr_classify(&R, 1, &lvl) == WASTED_C_NONE &&
+		       wr_classify(&R, 4, &lvl) == WASTED_C_NONE,
+		       "queued on idle CPU 0: no CPU wasted by it (it is about to run there)");
+		wr_set_state(&R, 10, 0, WR_BUSY);
 		tap_ok(wr_classify(&R, 1, &lvl) == WASTED_C_WASTE && lvl == WASTED_LVL_MC,
-		       "own waiter: CPU 1 (same package) wasted at MC");
+		       "CPU 0 busy, the task still queued: CPU 1 (same package) wasted at MC");
 		tap_ok(wr_classify(&R, 4, &lvl) == WASTED_C_WASTE && lvl == WASTED_LVL_DIE,
-		       "own waiter: CPU 4 (another package) wasted at DIE");
+		       "CPU 0 busy, the task still queued: CPU 4 (another package) wasted at DIE");
+		wr_cgs_flush(&R, 30);
+		g = wr_cg_find(&R, 7);
+		tap_ok(g && g->a.wait_ns == 20 && g->a.wait_idle_ns == 20,
+		       "its wait counts from CPU 0's turn to busy (t 10-30: %llu ns, idle %llu)",
+		       g ? (unsigned long long)g->a.wait_ns : 0ULL,
+		       g ? (unsigned long long)g->a.wait_idle_ns : 0ULL);
 	}
 
 	/* the key table's bound: the 16th distinct key is counted unknown, and counted */

@@ -330,10 +330,13 @@ static void test_since(void)
 	       wr_level_since(&R, 3, WASTED_LVL_MC) == 70,
 	       "cpu3 turns idle at 70 beside cpu2's waiter: idle_lvl MC, MC waste since its idle turn (%u, %llu)",
 	       R.cpu[3].idle_lvl, (unsigned long long)wr_level_since(&R, 3, WASTED_LVL_MC));
-	/* busy CPUs and CPUs with waiters of their own: not known */
+	/* busy CPUs: not known */
 	tap_ok(wr_level_since(&R, 2, WASTED_LVL_DIE) == 0, "a busy CPU: 0");
-	wr_add(&R, 80, 0, &any, 1);	/* woken on idle cpu0, not switched in */
-	tap_ok(wr_level_since(&R, 0, WASTED_LVL_DIE) == 0, "an idle CPU with a waiter of its own: 0 (not known)");
+	/* a task woken on idle cpu0, not switched in: about to run there, no waiter */
+	wr_add(&R, 80, 0, &any, 1);
+	tap_ok(wr_level_since(&R, 0, WASTED_LVL_DIE) == 60,
+	       "a task woken on idle cpu0 at 80: not a waiter, cpu0's DIE waste still from 60 (%llu)",
+	       (unsigned long long)wr_level_since(&R, 0, WASTED_LVL_DIE));
 }
 
 int main(void)

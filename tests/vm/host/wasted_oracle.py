@@ -16,8 +16,9 @@ Definitions (docs/wasted.md):
     while it runs, the CPU counts as running what it ran before (idle, or
     the task it preempted, which is not waiting meanwhile: docs/wasted.md);
   - a task waits on CPU S while it is runnable on S (woken there, or
-    preempted there: prev_state R) and S runs another task; only CFS tasks
-    count (prio 100..139);
+    preempted there: prev_state R) and S runs another task, not its idle
+    task (tasks woken on an idle CPU are about to run there until it
+    switches to one of them); only CFS tasks count (prio 100..139);
   - CPU C's wasted time: C idle while at least one task waits on another
     CPU and C is in that task's affinity; per cgroup: while a task of that
     cgroup does;
