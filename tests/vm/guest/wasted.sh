@@ -120,11 +120,14 @@ w_window_end() {
 	echo "-:$W_DEQ" >> $T/kprobe_events 2>/dev/null
 	echo > $T/trace
 	# topology: cpu, package, and each domain's name and span.  The name from
-	# sched debugfs (6.1-6.3: 6.4+ lists the domains only under sched/verbose)
-	# or procfs (5.10), else from /proc/schedstat, whose version 17 (6.14+)
+	# sched debugfs (6.4+ lists the domains only under sched/verbose, and
+	# writing Y there makes them: it is set for the read, then put back) or
+	# procfs (5.10), else from /proc/schedstat, whose version 17 (6.14+)
 	# prints it before the mask: "domainN NAME MASK ..."; the span from its
 	# span file where there is one, else schedstat's mask of that domain
 	: > "/tmp/$name.topo"
+	vb=/sys/kernel/debug/sched/verbose vb0=
+	[ -w $vb ] && vb0=$(cat $vb 2>/dev/null) && [ "$vb0" = N ] && echo Y > $vb 2>/dev/null
 	awk '/^cpu[0-9]/ { c = substr($1, 4) }
 		/^domain[0-9]/ { if ($2 ~ /^[0-9a-f,]+$/) print c, substr($1, 7), $2, "-"; else print c, substr($1, 7), $3, $2 }' \
 		/proc/schedstat > /tmp/w.spans 2>/dev/null
@@ -140,6 +143,7 @@ w_window_end() {
 		done
 		[ $nd -eq 0 ] && awk -v c="$n" '$1 == c && $4 != "-" { print "domain", c, $2, $4, $3 }' /tmp/w.spans >> "/tmp/$name.topo"
 	done
+	[ "$vb0" = N ] && echo N > $vb 2>/dev/null
 	[ -f "/tmp/$name.lb_attempts" ] || : > "/tmp/$name.lb_attempts"
 	[ -f "/tmp/$name.wasted_wakeup" ] || : > "/tmp/$name.wasted_wakeup"
 	(cd /tmp && tar -cf - "$name.trace" "$name.tasks0" "$name.tasks1" "$name.wasted" \

@@ -778,9 +778,12 @@ def wakeup_check(win):
     cpus = win.cpus()
     doms = topo_domains(win)
     nodom = [c for c in cpus if not doms.get(c)]
+    checks.append((bool(cpus) and not nodom, "%s: the wakeup placements' levels: sched domains of every online "
+                   "CPU in the guest's topology (%s)"
+                   % (win.name, "none for cpu %s" % ",".join(map(str, nodom)) if nodom else
+                      "%d CPUs, %s" % (len(cpus), "/".join(n for n, _ in doms.get(cpus[0], []))) if cpus else
+                      "no online CPU"), False))
     if not cpus or nodom:
-        checks.append((False, "%s: the wakeup placements' levels: sched domains of every online CPU in the "
-                       "guest's topology (none for cpu %s)" % (win.name, ",".join(map(str, nodom)) or "-"), False))
         return lines, checks
     # a trace that lost events may miss placements: printed, not judged
     lost = win.files.get("lost", "0").strip()
