@@ -22,7 +22,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/../../../build/vm-out}
-# judged comparisons per field and depth: 8 rounds of 2 to 6 rows each;
+# judged comparisons per field and depth: 12 rounds of 2 to 6 rows each;
 # the scenario gives at least 16 at every depth (util_avg at depth 4: the
 # two lone hogs of cpu2 and cpu3), less the rounds the kernel's own dump
 # contradicts (a task R but not queued) and, in the default mode, those
