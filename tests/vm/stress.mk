@@ -56,10 +56,11 @@ stress-full-run:
 test-stress-short:
 	$(call stress_run,short,$(STRESS_DIR)/short,$(BUILD)/results/stress.summary,$(STRESS_SHORT_TIMEOUT))
 
-# `make test`: the closing line counts a fourth suite, and the sub-make that
+# `make test`: the closing line counts the stress suite too (and the bug
+# corpus's, which the top Makefile runs), and the sub-make that
 # runs test-vm boots the short stress VM first (its failures are counted in
 # the summary, not allowed to stop test-vm).
-test: export SUITES = unit checker bpf lint docs install vm stress
+test: export SUITES = unit checker bpf lint docs install vm bugs stress
 test: export STRESS_IN_MAKE_TEST = 1
 ifeq ($(STRESS_IN_MAKE_TEST),1)
 test-vm: stress-in-test
