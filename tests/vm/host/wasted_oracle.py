@@ -111,6 +111,9 @@ SWITCH_RE = re.compile(r"prev_comm=.* prev_pid=(\d+) prev_prio=(-?\d+) prev_stat
                        r"next_comm=.* next_pid=(\d+) next_prio=(-?\d+)")
 # the module's sampler thread switched in (its comm, cut to 15 characters)
 SAMPLER_RE = re.compile(r"==> next_comm=sched_shadow_wa")
+# ... and switched out: preempted (R, R+: it resumes where it stopped, e.g.
+# after its move to another CPU, and samples no second time) or asleep
+SAMPLER_OUT_RE = re.compile(r"prev_comm=sched_shadow_wa prev_pid=\d+ prev_prio=-?\d+ prev_state=(\S+) ==>")
 WAKE_RE = re.compile(r"pid=(\d+) prio=(-?\d+)(?: success=\d+)? target_cpu=(\d+)")
 MIGRATE_RE = re.compile(r"pid=(\d+) prio=(-?\d+) orig_cpu=(\d+) dest_cpu=(\d+)")
 FORK_RE = re.compile(r"pid=(\d+) child_comm=.* child_pid=(\d+)")
@@ -215,9 +218,15 @@ def parse_events(win):
     """the trace's events in time order, and the sampler's ticks apart (the
     module's timer expiries, hrtimer_expire_entry of a function in
     [sched_shadow], and the sampler thread's switches in, which stay
-    events too); other timers are dropped"""
+    events too); other timers are dropped.  A switch in after the sampler
+    was preempted (switched out runnable, R or R+: its move off a busy CPU
+    runs the stopper) resumes its loop where it stopped: no tick, kept
+    apart as a resume (a clock read may still follow it when the
+    preemption came before the read)"""
     events = []
     ticks = []
+    resumes = []
+    preempted = False
     for line in win.files.get("trace", "").splitlines():
         m = LINE_RE.match(line)
         if not m:
@@ -227,12 +236,18 @@ def parse_events(win):
             if MODULE_TIMER in m.group("rest"):
                 ticks.append(ts)
             continue
-        if m.group("ev") == "sched_switch" and SAMPLER_RE.search(m.group("rest")):
-            ticks.append(ts)    # the sampler thread switched in: it samples first thing
+        if m.group("ev") == "sched_switch":
+            o = SAMPLER_OUT_RE.search(m.group("rest"))
+            if o:
+                preempted = o.group(1).startswith("R")
+            if SAMPLER_RE.search(m.group("rest")):
+                # the sampler thread switched in: woken, it samples first thing
+                (resumes if preempted else ticks).append(ts)
+                preempted = False
         events.append((ts, int(m.group("cpu")), m.group("ev"), m.group("rest"), int(m.group("pid"))))
     events.sort(key=lambda e: e[0])
     ticks.sort()
-    return events, ticks
+    return events, ticks, sorted(resumes)
 
 
 def find_gaps(events):
@@ -319,7 +334,7 @@ MARKS = ("reset", "begin", "end", "paused")
 VARIANTS = ("T", "D1", "D2", "D")
 
 
-def window_of(marks, ticks, since, until, period_ms, all_idle):
+def window_of(marks, ticks, since, until, period_ms, all_idle, resumes=()):
     """The window to integrate, from the trace, and the check of the
     module's since/until against it: (start, end, ok, why, how).
 
@@ -332,7 +347,11 @@ def window_of(marks, ticks, since, until, period_ms, all_idle):
     write patches anything); until must be the last tick before the pause
     write (a tick between the last one before the end marker and the
     paused marker).  The window integrated is from the matched tick to the
-    matched tick (the trace's best guess when none matches).
+    matched tick (the trace's best guess when none matches).  The
+    sampler's resumes after a preemption bound no range (they are no
+    sample: the sample before the end marker may be followed by one, e.g.
+    its own move to another CPU); a clock read may follow one, when the
+    preemption came between the switch in and the read.
     Without ticks: from the begin to the end marker, since within a period
     plus 1/8 after the begin marker and until within it before the end
     marker, each widened by the time every CPU was idle (the sampler
@@ -341,9 +360,10 @@ def window_of(marks, ticks, since, until, period_ms, all_idle):
     why = []
     if ticks:
         after_b = [t for t in ticks if t > marks["begin"]]
-        cand_s = [t for t in ticks if marks["reset"] <= t <= (after_b[0] if after_b else marks["begin"])]
+        reads = sorted(list(ticks) + list(resumes))
+        cand_s = [t for t in reads if marks["reset"] <= t <= (after_b[0] if after_b else marks["begin"])]
         before_e = [t for t in ticks if t <= marks["end"]]
-        cand_u = [t for t in ticks if (before_e[-1] if before_e else marks["end"]) <= t <= marks["paused"]]
+        cand_u = [t for t in reads if (before_e[-1] if before_e else marks["end"]) <= t <= marks["paused"]]
 
         def match(x, cand):
             if x is None:
@@ -422,7 +442,7 @@ def compute(win, since=None, until=None):
     prio = {}
     running = {}          # cpu -> pid (0 idle); absent: not known yet
     where = {}            # tid -> cpu where runnable (waiting or running); absent: sleeping
-    events, ticks = parse_events(win)
+    events, ticks, resumes = parse_events(win)
     res = {v: Acc(cpus) for v in VARIANTS}
     res.update({"events": len(events), "marks": {}, "ticks": ticks,
                 "sleep_switches": 0, "matched": 0, "gap_longest": 0.0,
@@ -440,7 +460,7 @@ def compute(win, since=None, until=None):
     if any(k not in res["marks"] for k in MARKS):
         return res
     period_ms = float(win.info.get("wasted_period_us", "0") or 0) / 1000.0
-    start, end, ok, why, how = window_of(res["marks"], ticks, since, until, period_ms, res["all_idle"])
+    start, end, ok, why, how = window_of(res["marks"], ticks, since, until, period_ms, res["all_idle"], resumes)
     res["window"] = (start, end, ok, why, how)
     events.append((start, -1, "window_begin", "", 0))
     events.append((end, -1, "window_end", "", 0))
