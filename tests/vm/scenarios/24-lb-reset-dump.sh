@@ -7,7 +7,8 @@
 #     counted, lb_snapshots holds entries (call, group and cpu lines)
 #   - the load stops; `echo 1 > reset` and an immediate read: the lb
 #     rows are back to ~0 (at most a few calls since the reset, and far
-#     below the counts before), lb_snapshots is empty
+#     below the counts before), and no snapshot from before the reset is
+#     shown (lb_dump_every is still 1: a verdict after it is kept)
 #   - lb_dump_every refuses "-1", "abc", "", "1x", 2000000000 (each
 #     with and without a newline) and keeps its value; accepts "0", "7"
 # timeout: 60
@@ -55,12 +56,24 @@ else
 	head -n 5 /tmp/l24.snap | diag
 fi
 
-# reset with the load stopped, read at once
+# reset with the load stopped, read at once.  lb_dump_every is still 1 and
+# the balancer keeps running: a wrong/missed verdict of an attempt after the
+# reset is snapshotted as #1, #2, ... of the new count.  What the reset must
+# drop are the snapshots from before it: every snapshot shown after it must
+# be newer than the reset (time_ms against CLOCK_MONOTONIC read just before
+# the write, /proc/timer_list's "now at") and numbered within the
+# wrong+missed the lb table counts since (read after the snapshots), give or
+# take one attempt per CPU in flight at the write (counted in the table
+# before it, numbered after it).
 sleep 0.3
 cat "$SS/lb" > /tmp/l24.before
-lb_reset
+lastb=$(awk '/^[0-9]+ call / { n = $1 } END { print n + 0 }' "$SS/lb_snapshots")
+lb_model_export
+t0=$(awk '/^now at / { print int($3 / 1000000); exit }' /proc/timer_list)
+echo 1 > "$SS/reset"
 cat "$SS/lb" > /tmp/l24.after
 cat "$SS/lb_snapshots" > /tmp/l24.snap2
+cat "$SS/lb" > /tmp/l24.after2
 tb=$(total /tmp/l24.before) ta=$(total /tmp/l24.after)
 cb=$(( $(judged /tmp/l24.before calls) + $(lbv /tmp/l24.before all busy actual calls) ))
 ca=$(( $(judged /tmp/l24.after calls) + $(lbv /tmp/l24.after all busy actual calls) ))
@@ -74,8 +87,19 @@ if [ "$cb" -gt 0 ] && [ $((ca * 20)) -le "$cb" ]; then
 else
 	not_ok "lb reset: lb counters back to ~0" "calls $cb -> $ca (allowed: <= 5% of before)"
 fi
-n2=$(grep -c '^[0-9]* ' /tmp/l24.snap2)
-if [ "$n2" -eq 0 ]; then ok "lb reset: lb_snapshots empty after reset"; else not_ok "lb reset: lb_snapshots empty after reset" "$n2 lines"; head -n 3 /tmp/l24.snap2 | diag; fi
+wm2=$(( $(judged /tmp/l24.after2 wrong) + $(judged /tmp/l24.after2 missed) ))
+# shellcheck disable=SC2046 # three words into the positional parameters, on purpose
+set -- $(awk -v t0="$t0" -v wm="$(( wm2 + $(ncpus) ))" '/^[0-9]+ call / { k++; t = $3; sub(/^time_ms=/, "", t)
+		if (t + 0 < t0 || $1 + 0 > wm || $1 + 0 < 1) { old++; if (ex == "") ex = $1 "@" t } }
+	END { print k + 0, old + 0, (ex == "" ? "-" : ex) }' /tmp/l24.snap2)
+n2=$1 old2=$2 ex2=$3
+diag "after the reset (CLOCK_MONOTONIC $t0 ms at the write; the last snapshot before it was #$lastb): $n2 snapshots shown, $wm2 wrong/missed counted since; snapshots older than the reset or numbered past that count (+ $(ncpus) in flight): $old2 (first: $ex2)"
+[ "$n2" -gt 0 ] && { diag "the snapshots' call lines:"; grep -E '^[0-9]+ call ' /tmp/l24.snap2 | cut -c1-200 | head -n 4 | diag; }
+if [ -n "$t0" ] && [ "$lastb" -gt 0 ] && [ "$old2" -eq 0 ]; then
+	ok "lb reset: no snapshot from before the reset survives it ($lastb kept before; after: $n2, each newer and numbered within the $wm2 wrong/missed since)"
+else
+	not_ok "lb reset: no snapshot from before the reset survives it" "$old2 of $n2 snapshots older than the reset ($t0 ms) or numbered past the $wm2 wrong/missed since + $(ncpus) (first: $ex2); $lastb kept before the reset (need > 0)"
+fi
 
 # lb_dump_every: bad writes refused, value kept
 echo 5 > "$SS/lb_dump_every"
