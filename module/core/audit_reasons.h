@@ -108,7 +108,7 @@ enum audit_verdict {
 	X(VOID_HOTPLUG, "hotplug", AUDIT_VB_VOID,			\
 	  "a CPU went offline or online and was not walked since") \
 	X(VOID_STALE, "stale", AUDIT_VB_VOID,				\
-	  "reserved: a CPU's state is too old") \
+	  "a CPU's walks are overdue: one due for too long and none published") \
 	X(VOID_UNREADABLE, "unreadable", AUDIT_VB_VOID,			\
 	  "no consistent copy of a CPU's state within the retry bound") \
 	X(VOID_WORK_UNKNOWN, "work_unknown", AUDIT_VB_VOID,		\

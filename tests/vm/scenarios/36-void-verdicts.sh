@@ -23,7 +23,7 @@
 # Phases 3 and 4 race the balancer against the writes: at least one void
 # verdict is needed in each (6.1: 104 after 100 resets, 48 after 40 toggles).
 # plan: 5
-# timeout: 150
+# timeout: 240
 T="void verdicts"
 need_module "$T" || return 0
 res() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2" "$3"; fi; }
