@@ -35,6 +35,8 @@ EXPECT = {
     "wakeup-zero": "x MC: wakeups placed on a busy CPU beside an idle allowed one",
     "wakeup-no-domains": "x: the wakeup placements' levels: sched domains of every online CPU",
     "wakeup-not-in-trace": "x MC: wakeups placed on a busy CPU beside an idle allowed one",
+    "wakeup-inplace": None,
+    "wakeup-inplace-counted": "x MC: wakeups placed on a busy CPU beside an idle allowed one",
 }
 # checks that must pass in a wrong form all the same (it is caught by its own check)
 ALSO_OK = {
@@ -46,6 +48,7 @@ ALSO_OK = {
     "wakeup-zero": [CGROUP, SPLIT, "x: every CPU's wasted time"],
     "wakeup-no-domains": [CGROUP, SPLIT, "x: every CPU's wasted time"],
     "wakeup-not-in-trace": [CGROUP, SPLIT, "x: every CPU's wasted time"],
+    "wakeup-inplace-counted": [CGROUP, SPLIT, "x: every CPU's wasted time"],
 }
 
 n = fails = 0

@@ -18,6 +18,11 @@
 #     the instant a task going to sleep leaves its run queue, which no
 #     tracepoint shows (from there to its sched_switch the next task is
 #     about to run for the module, still waiting for the raw events);
+#   - a kprobe event on enqueue_task_fair() without ENQUEUE_WAKEUP
+#     (ss_enqueue): inside a try_to_wake_up() it is the in-place wakeup of a
+#     task still queued by delayed dequeue (6.12+: ENQUEUE_DELAYED), which
+#     selects no CPU; the switches alone show it as a placement on the CPU
+#     it slept on;
 #   - markers around the module's reset ("wasted: reset NAME" before the
 #     write, "wasted: window NAME begin" after it) and its pause ("wasted:
 #     window NAME end" before `enable 0`, "wasted: paused NAME" after),
@@ -32,6 +37,7 @@ W_EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_w
 sched/sched_process_fork sched/sched_process_exit cgroup/cgroup_attach_task
 task/task_newtask timer/hrtimer_expire_entry sched_shadow/wasted_interval sched_shadow/lb_verdict sched_shadow/wakeup_miss"
 W_DEQ=wtest/ss_dequeue
+W_ENQ=wtest/ss_enqueue
 
 # one line per task: tid comm cpus cgroup tgid (comm without spaces)
 w_tasks() {
@@ -65,6 +71,21 @@ w_probe() {
 		echo "filter none" >> "$f"
 	fi
 	echo 1 > "$T/events/$W_DEQ/enable"
+	# enqueue_task_fair() without ENQUEUE_WAKEUP (0x01 from 5.10 to 7.3),
+	# and whether this kernel delays dequeues (sched features)
+	echo "delay_dequeue $(grep -o -w -E '(NO_)?DELAY_DEQUEUE' /sys/kernel/debug/sched/features 2>/dev/null || echo absent)" >> "$f"
+	[ -e "$T/events/$W_ENQ" ] || echo "p:$W_ENQ enqueue_task_fair flags=\$arg3:u32" >> $T/kprobe_events 2>> "$f"
+	if [ ! -e "$T/events/$W_ENQ/enable" ]; then
+		echo "enqueue_kprobe none" >> "$f"
+		return 0
+	fi
+	echo "enqueue_kprobe $(grep "$W_ENQ" $T/kprobe_events | sed 's/^[^ ]* //')" >> "$f"
+	if echo '!(flags & 1)' > "$T/events/$W_ENQ/filter" 2>> "$f"; then
+		echo "enqueue_filter !(flags&1)" >> "$f"
+	else
+		echo "enqueue_filter none" >> "$f"
+	fi
+	echo 1 > "$T/events/$W_ENQ/enable"
 }
 
 # w_trace_start NAME: clear the trace, enable the events, snapshot the tasks
@@ -113,11 +134,13 @@ w_window_end() {
 	done
 	echo "$lost" > "/tmp/$name.lost"
 	grep -v '^#' $T/trace > "/tmp/$name.trace"
-	for e in $W_EVENTS $W_DEQ; do
+	for e in $W_EVENTS $W_DEQ $W_ENQ; do
 		[ -e "$T/events/$e/enable" ] && echo 0 > "$T/events/$e/enable"
 	done
 	echo "events $(grep -c ' ss_dequeue: ' "/tmp/$name.trace")" >> "/tmp/$name.probe"
+	echo "enqueue_events $(grep -c ' ss_enqueue: ' "/tmp/$name.trace")" >> "/tmp/$name.probe"
 	echo "-:$W_DEQ" >> $T/kprobe_events 2>/dev/null
+	echo "-:$W_ENQ" >> $T/kprobe_events 2>/dev/null
 	echo > $T/trace
 	# topology: cpu, package, and each domain's name and span.  The name from
 	# sched debugfs (6.4+ lists the domains only under sched/verbose, and
