@@ -30,6 +30,7 @@ EXPECT = {
     "thread-good": None,
     "thread-window-early": "x: the module's window",
     "good-markers": None,
+    "window-rewoken": None,
     "window-late-markers": "x: the module's window",
     "wakeup-good": None,
     "wakeup-zero": "x MC: wakeups placed on a busy CPU beside an idle allowed one",

@@ -116,6 +116,7 @@ SAMPLER_RE = re.compile(r"==> next_comm=sched_shadow_wa")
 # ... and switched out: preempted (R, R+: it resumes where it stopped, e.g.
 # after its move to another CPU, and samples no second time) or asleep
 SAMPLER_OUT_RE = re.compile(r"prev_comm=sched_shadow_wa prev_pid=\d+ prev_prio=-?\d+ prev_state=(\S+) ==>")
+SAMPLER_WAKE_RE = re.compile(r"^comm=sched_shadow_wa ")
 WAKE_RE = re.compile(r"pid=(\d+) prio=(-?\d+)(?: success=\d+)? target_cpu=(\d+)")
 MIGRATE_RE = re.compile(r"pid=(\d+) prio=(-?\d+) orig_cpu=(\d+) dest_cpu=(\d+)")
 FORK_RE = re.compile(r"pid=(\d+) child_comm=.* child_pid=(\d+)")
@@ -219,16 +220,20 @@ class Window:
 def parse_events(win):
     """the trace's events in time order, and the sampler's ticks apart (the
     module's timer expiries, hrtimer_expire_entry of a function in
-    [sched_shadow], and the sampler thread's switches in, which stay
-    events too); other timers are dropped.  A switch in after the sampler
-    was preempted (switched out runnable, R or R+: its move off a busy CPU
-    runs the stopper) resumes its loop where it stopped: no tick, kept
-    apart as a resume (a clock read may still follow it when the
-    preemption came before the read)"""
+    [sched_shadow], the sampler thread's switches in, which stay events
+    too, and its wakeups while it still runs: its sleep's timer expired
+    before it switched out, schedule() returns at once and it samples again
+    with no switch in (6.12: a 20 ms sample under TCG, then a sample
+    0.1 ms after such a wakeup)); other timers are dropped.  A switch in
+    after the sampler was preempted (switched out runnable, R or R+: its
+    move off a busy CPU runs the stopper) resumes its loop where it
+    stopped: no tick, kept apart as a resume (a clock read may still
+    follow it when the preemption came before the read)"""
     events = []
     ticks = []
     resumes = []
     preempted = False
+    sampler_on = set()    # CPUs the sampler thread runs on
     for line in win.files.get("trace", "").splitlines():
         m = LINE_RE.match(line)
         if not m:
@@ -246,6 +251,13 @@ def parse_events(win):
                 # the sampler thread switched in: woken, it samples first thing
                 (resumes if preempted else ticks).append(ts)
                 preempted = False
+                sampler_on.add(int(m.group("cpu")))
+            else:
+                sampler_on.discard(int(m.group("cpu")))
+        elif m.group("ev") == "sched_wakeup" and SAMPLER_WAKE_RE.search(m.group("rest")):
+            w = WAKE_RE.search(m.group("rest"))
+            if w and int(w.group(3)) in sampler_on:
+                ticks.append(ts)    # woken while it runs: it samples again at once
         events.append((ts, int(m.group("cpu")), m.group("ev"), m.group("rest"), int(m.group("pid"))))
     events.sort(key=lambda e: e[0])
     ticks.sort()
