@@ -674,9 +674,9 @@ def wakeup_misses(win, detail=None):
     queued by delayed dequeue: it left on a sleeping sched_switch, but its
     dequeue was deferred, and try_to_wake_up() puts it back in place with
     enqueue_task(ENQUEUE_DELAYED), on the waker's CPU between its
-    sched_waking and its sched_wakeup, the one enqueue there without
-    ENQUEUE_WAKEUP (a selected wakeup enqueues with it, or on the target's
-    CPU later).  The switches alone cannot tell it from a selection of the
+    sched_waking and its sched_wakeup, an enqueue there without
+    ENQUEUE_WAKEUP directly followed by its sched_wakeup (a selected wakeup
+    enqueues with it, or on the target's CPU later).  The switches alone cannot tell it from a selection of the
     CPU it slept on: one 6.12 run held 24 and 36 such wakeups per window
     of scenario 43, which select_task_rq_fair() never saw, the module 2.5
     and 3.1 % below the trace at PKG (cross-LLC ones among them reported
@@ -733,16 +733,22 @@ def wakeup_misses(win, detail=None):
     for ts, cpu, ev, rest in events:
         t = inflight.get(cpu)
         if t is not None:
-            if ev == "ss_enqueue":
-                # the enqueue inside this try_to_wake_up(): without
-                # ENQUEUE_WAKEUP, the task put back where delayed dequeue left it
+            w = waking.get(t)
+            if ev == "ss_enqueue" and w and not w["enq"]:
+                # an enqueue without ENQUEUE_WAKEUP: the task put back where
+                # delayed dequeue left it, if its sched_wakeup comes next
                 m = ENQ_RE.search(rest)
-                if m and not int(m.group(1)) & 1 and waking.get(t):
-                    waking[t]["inplace"] = True
-                continue
+                w["enq"] = bool(m and not int(m.group(1)) & 1)
+                if w["enq"]:
+                    continue
             m = TASK_PID_RE.match(rest) if ev in ("sched_migrate_task", "sched_wakeup") else None
-            if not m or int(m.group(1)) != t:
-                close(t)    # any other event on the waker's CPU: its try_to_wake_up() is over
+            if m and int(m.group(1)) == t and ev == "sched_wakeup" and w and w["enq"]:
+                w["inplace"] = True
+            elif not m or int(m.group(1)) != t or w and w["enq"]:
+                # any other event on the waker's CPU: its try_to_wake_up() is
+                # over (6.1: a task's cgroup move at its exit, ENQUEUE_RESTORE,
+                # after it had queued its parent's wakeup to another CPU)
+                close(t)
         if ev == "sched_migrate_task":
             m = MIGRATE_RE.search(rest)
             if m:
@@ -790,7 +796,7 @@ def wakeup_misses(win, detail=None):
                 close(t)
                 # still queued (or running): ttwu_runnable(), no CPU selected
                 waking[t] = None if t in queued else {"ts": ts, "cpu": cpu, "states": [dict(running)],
-                                                      "open": True, "inplace": False}
+                                                      "open": True, "inplace": False, "enq": False}
                 if waking[t]:
                     inflight[cpu] = t
             continue
@@ -804,7 +810,8 @@ def wakeup_misses(win, detail=None):
             close(t)
             w = waking.pop(t, 0)
         else:
-            w = {"ts": ts, "cpu": cpu, "states": [dict(running)], "open": False, "inplace": False}
+            w = {"ts": ts, "cpu": cpu, "states": [dict(running)], "open": False, "inplace": False,
+                 "enq": False}
         queued.add(t)
         prio[t] = p
         a = aff.get(t)
