@@ -94,8 +94,8 @@ Judged, per window (TAP "ok - " / "not ok - " lines):
   - the wakeup placements (wakeup_check(); wakeups that selected no CPU,
     such as 6.12+'s in-place wakeups of tasks queued by delayed dequeue,
     seen by the guest's ss_enqueue kprobe event, are none): the guest's
-    topology has the sched domains of every online CPU, and each level of wasted_wakeup
-    where either side counts WAKE_MIN is within the bound of the trace's
+    topology has the sched domains of every online CPU, and each level of
+    wasted_wakeup where either side counts WAKE_MIN is within the bound of the trace's
     (levels below WAKE_MIN, and windows whose trace lost events, are
     printed, not judged).
 Per kernel:
@@ -674,10 +674,11 @@ def wakeup_misses(win, detail=None):
     queued by delayed dequeue: it left on a sleeping sched_switch, but its
     dequeue was deferred, and try_to_wake_up() puts it back in place with
     enqueue_task(ENQUEUE_DELAYED), on the waker's CPU between its
-    sched_waking and its sched_wakeup, an enqueue there without
+    sched_waking and its sched_wakeup: an enqueue there without
     ENQUEUE_WAKEUP directly followed by its sched_wakeup (a selected wakeup
-    enqueues with it, or on the target's CPU later).  The switches alone cannot tell it from a selection of the
-    CPU it slept on: one 6.12 run held 24 and 36 such wakeups per window
+    enqueues with it, or on the target's CPU later).  The switches alone
+    cannot tell it from a selection of the CPU it slept on: one 6.12 run
+    held 24 and 36 such wakeups per window
     of scenario 43, which select_task_rq_fair() never saw, the module 2.5
     and 3.1 % below the trace at PKG (cross-LLC ones among them reported
     on the waker's CPU, which a selected remote wakeup never is).
@@ -686,10 +687,9 @@ def wakeup_misses(win, detail=None):
     sched_migrate_task (set_task_cpu() follows it) and its sched_wakeup,
     and before the next event on the waker's CPU (try_to_wake_up() runs
     with interrupts off from sched_waking to its end; the module's own
-    events aside).  Under TCG that can be milliseconds: a waker spinning on
-    a run queue's lock while that CPU switches (6.12: a delayed task
-    dequeued by its CPU's pick before ttwu_runnable() took the lock, then
-    selected onto its CPU gone idle).  The state is judged at sched_waking
+    events aside).  Under TCG that can be milliseconds (6.12: a waker's
+    next event 9.7 ms after its sched_waking of a task whose CPU went idle
+    1.7 ms after it; the module counted no miss).  The state is judged at sched_waking
     and after every switch until then; where the levels differ the wakeup
     is ambiguous (counted apart, as the bound).  Busy and idle as compute()
     defines them (the module's sampler leaves a CPU as it found it).
