@@ -5,8 +5,10 @@
  * task starts with a full load_avg that shows up in the very load signals
  * the VM tests compare; one long-lived, mostly sleeping reader does not.
  *
- *   catn [-n COUNT] [-i INTERVAL_MS] [-v] [-f PRIO] FILE...
- * Each round prints "=== ROUND k FILE" before each file's contents; -v
+ *   catn [-n COUNT] [-i INTERVAL_MS] [-v] [-f PRIO] [-m MARKFILE] FILE...
+ * Each round prints "=== ROUND k FILE" before each file's contents; -m
+ * writes "catn round k" to MARKFILE (the tracing trace_marker) before each
+ * round, so a trace shows when each round was read; -v
  * says on stderr how long each read took (CLOCK_MONOTONIC); -f PRIO reads
  * as SCHED_FIFO PRIO: no CFS load of its own, and a CPU shared with a hog
  * of a heavier cgroup does not stretch one read to seconds (seen under
@@ -44,21 +46,24 @@ static int dump(const char *path)
 int main(int argc, char **argv)
 {
 	long count = 1, interval = 500, k;
-	int c, i, rc = 0, verbose = 0, fifo = 0;
+	int c, i, rc = 0, verbose = 0, fifo = 0, mfd = -1;
+	const char *mark = NULL;
 
-	while ((c = getopt(argc, argv, "n:i:vf:h")) != -1) {
+	while ((c = getopt(argc, argv, "n:i:vf:m:h")) != -1) {
 		switch (c) {
 		case 'n': count = parse_num("-n", optarg, 1, 100000); break;
 		case 'i': interval = parse_num("-i", optarg, 0, 3600000); break;
 		case 'v': verbose = 1; break;
 		case 'f': fifo = (int)parse_num("-f", optarg, 1, 99); break;
+		case 'm': mark = optarg; break;
 		case 'h':
 		default:
 			fprintf(c == 'h' ? stdout : stderr,
-				"usage: catn [-n COUNT] [-i INTERVAL_MS] [-v] [-f PRIO] FILE...\n"
+				"usage: catn [-n COUNT] [-i INTERVAL_MS] [-v] [-f PRIO] [-m MARKFILE] FILE...\n"
 				"  read every FILE COUNT times (default 1), INTERVAL_MS apart (default 500);\n"
 				"  each file is preceded by a line '=== ROUND k FILE';\n"
-				"  -v: each read's duration on stderr; -f PRIO: read as SCHED_FIFO PRIO\n");
+				"  -v: each read's duration on stderr; -f PRIO: read as SCHED_FIFO PRIO;\n"
+				"  -m MARKFILE: write 'catn round k' to MARKFILE before each round\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
@@ -74,7 +79,23 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (mark) {
+		mfd = open(mark, O_WRONLY);
+		if (mfd < 0) {
+			fprintf(stderr, "catn: %s: %s\n", mark, strerror(errno));
+			return 1;
+		}
+	}
 	for (k = 1; k <= count; k++) {
+		if (mfd >= 0) {
+			char line[40];
+			int len = snprintf(line, sizeof(line), "catn round %ld\n", k);
+
+			if (write(mfd, line, (size_t)len) != len) {
+				fprintf(stderr, "catn: writing %s: %s\n", mark, strerror(errno));
+				rc = 1;
+			}
+		}
 		for (i = optind; i < argc; i++) {
 			struct timespec a, b;
 
