@@ -29,6 +29,10 @@
 #                 smt8        8 vCPUs: 1 package x 4 cores x 2 threads (SMT
 #                             and MC domains: the MC groups are SMT cores;
 #                             make test-lb-topos)
+#                 pkg2x4      8 vCPUs: 2 packages (an LLC each) x 4 cores, no
+#                             SMT, one node (MC and PKG domains; with CPUs
+#                             of one package offline, PKG groups of unequal
+#                             core counts: make test-lb-topos)
 #                 possible240 8 vCPUs online, 240 possible (maxcpus):
 #                             nr_cpu_ids far above the online CPUs (QEMU 7.2
 #                             TCG has no x2APIC: APIC ids end at 255)
@@ -93,12 +97,13 @@ numa-ring4)
 smt32) smp=32,sockets=2,dies=2,cores=4,threads=2; numa_args 2 16; topo+=(-cpu "max,vendor=GenuineIntel") ;;
 smt64) smp=64,sockets=2,dies=2,cores=8,threads=2; numa_args 2 32; topo+=(-cpu "max,vendor=GenuineIntel") ;;
 smt8) smp=8,sockets=1,cores=4,threads=2; topo+=(-cpu "max,vendor=GenuineIntel") ;;
+pkg2x4) smp=8,sockets=2,cores=4; topo+=(-cpu "max,vendor=GenuineIntel") ;;
 numa-pkg-ring4) smp=8,sockets=2,dies=2,cores=2; topo+=(-cpu "max,vendor=GenuineIntel")
 	numa_args 4 2 0:1:20 1:2:20 2:3:20 3:0:20 0:2:30 1:3:30 ;;
 ring16) smp=16,sockets=4,cores=4
 	numa_args 4 4 0:1:20 1:2:20 2:3:20 3:0:20 0:2:30 1:3:30 ;;
 possible240) smp=8,sockets=60,cores=4,maxcpus=240 ;;
-*)	echo "run-vm.sh: unknown VM_TOPO '$VM_TOPO' (numa-ring4 numa-pkg-ring4 ring16 smt8 smt32 smt64 possible240)" >&2; exit 2 ;;
+*)	echo "run-vm.sh: unknown VM_TOPO '$VM_TOPO' (numa-ring4 numa-pkg-ring4 ring16 smt8 pkg2x4 smt32 smt64 possible240)" >&2; exit 2 ;;
 esac
 
 mkdir -p "$outdir" "$exports"

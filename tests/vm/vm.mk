@@ -17,7 +17,7 @@
 #                                      the bug corpus (make test-bugs), the
 #                                      lb scenarios on SMT and NUMA machines
 #                                      (make test-lb-topos)
-#   make test-lb-topos [LB_TOPOS='smt8 numa-ring4']
+#   make test-lb-topos [LB_TOPOS='smt8 numa-ring4 pkg2x4']
 #                                      the lb scenarios' agreement and rule
 #                                      evidence on those machines
 #   make test-rt                       the PREEMPT_RT boot alone
@@ -274,7 +274,10 @@ test-vm-numa:
 # version-dependent rules can decide, one boot each (run-vm.sh VM_TOPO):
 # smt8 (the MC groups are SMT cores: smt_balance, the fully_busy tie's
 # "unless SMT", sibling_imbalance's core counts) and numa-ring4 (NUMA
-# domains without SD_PREFER_SIBLING, overlapping groups: numa_busiest_nr).
+# domains without SD_PREFER_SIBLING, overlapping groups: numa_busiest_nr),
+# and, for scenario 28a alone (its phase C: sibling_imbalance; one boot of
+# about 90 s per kernel), pkg2x4 (two packages of 4 cores: package
+# groups of unequal core counts once CPUs of one are offline).
 # Scenario 29's host check runs lb_agreement.py --check --topology T on the
 # boot's exports; after each boot the lines are printed again, unindented:
 #   <release> <topology>: model agreement ...
@@ -283,9 +286,10 @@ test-vm-numa:
 # audit), and on smt8 28 (cpu0 and cpu1 as each other's only MC group);
 # 39 needs the ring.  One summary per kernel (the topologies added up);
 # part of test-matrix on LB_TOPO_KERNELS.
-LB_TOPOS          ?= smt8 numa-ring4
+LB_TOPOS          ?= smt8 numa-ring4 pkg2x4
 LB_TOPO_SCENARIOS ?= 20*,21*,23*,24*,26*,28a*,29*
 LB_TOPO_SCENARIOS_NUMA ?= $(LB_TOPO_SCENARIOS),28-*,39*
+LB_TOPO_SCENARIOS_PKG ?= 28a*,29*
 LB_TOPO_TIMEOUT   ?= 900
 LB_TOPO_KERNELS   ?= $(MATRIX)
 LBT_DIR           := $(BUILD)/lbtopo$(VM_SUFFIX)
@@ -296,7 +300,7 @@ test-lb-topos: $(BUILD)/sched-shadow
 	@$(MAKE) --no-print-directory vm-initramfs
 	@start=$$(date +%s); rm -f $(LBT_DIR)/*.summary; for t in $(LB_TOPOS); do \
 	  t0=$$(date +%s); sc='$(LB_TOPO_SCENARIOS)'; \
-	  case $$t in numa-*|ring*) sc='$(LB_TOPO_SCENARIOS_NUMA)' ;; esac; \
+	  case $$t in numa-*|ring*) sc='$(LB_TOPO_SCENARIOS_NUMA)' ;; pkg*) sc='$(LB_TOPO_SCENARIOS_PKG)' ;; esac; \
 	  ( . $(VM_ENV) && VM_TOPO=$$t VM_TIMEOUT=$(LB_TOPO_TIMEOUT) VM_SCENARIOS="$$sc" \
 	    SUMMARY=$(LBT_DIR)/lb-$$t.summary EXPORT_DIR=$(LBT_DIR)/$$t/vm-out \
 	    tests/vm/run-vm.sh test $$VM_VMLINUZ $(VM_INITRD) $(LBT_DIR)/$$t ); \
