@@ -532,8 +532,17 @@ bool shadow_waiters_event(struct shadow_cpu *sc, struct rq *rq, int change)
 		q->pending_next = 0;
 	}
 	if (runnable == q->qseen && (change == 1 || change == -1)) {
-		/* an RT, DL or stop task came or went: no CFS task did */
-		return true;
+		/*
+		 * An RT, DL or stop task came or went: no CFS task did.  If it
+		 * was the running one going to sleep (the stopper when its work
+		 * is done) and no other such task is queued, a CFS waiter runs
+		 * next, under this same rq lock: it waits behind nobody.  (The
+		 * sampler leaving gives the CPU back to the task it preempted.)
+		 */
+		if (change == 1 || q->uncounted || is_idle_task(curr) ||
+		    !shadow_curr_leaving(curr) || ks_rq_nr_running(rq) != queued)
+			return true;
+		settled = shadow_next_runs(q, cpu);
 	} else if (change == 1 && runnable == q->qseen + 1 && !q->pending_next) {
 		/* account_entity_enqueue() put it first; nothing moved since */
 		struct list_head *first = READ_ONCE(ks_rq_cfs_tasks(rq)->next);
