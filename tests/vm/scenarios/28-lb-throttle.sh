@@ -28,9 +28,10 @@
 #     attempts (the first move to an idle CPU can only be its idle or newly
 #     idle balance: moved or pushed), each judged one `right` (void ones,
 #     not judged, counted apart; at least one judged); the tasks the
-#     judged attempts moved are at most the hog migrations between cpu0 and
-#     cpu1 (sched_migrate_task), which are at most what every MC attempt of the
-#     phase moved, busy ones included (lb_attempts), plus their pushes;
+#     judged attempts moved are at most the migrations of any task between
+#     cpu0 and cpu1 (sched_migrate_task), and the hogs' migrations there are
+#     at most what every MC attempt of the phase moved, busy ones included
+#     (lb_attempts), plus their pushes;
 #   - throttled: cpu.stat nr_throttled grew; before 7.3 the other CPU's
 #     entry lists throttled waiters (info lb_throttle src+dst) in judged
 #     attempts (on 7.3, lb_throttle dst: throttled tasks leave the run
@@ -153,12 +154,18 @@ l28_migrations() {
 	done
 	echo "$n"
 }
-# l28_movers PHASE EVENTS MIGRATIONS ATT: every judged attempt that moved
-# is right (a void one is not judged: 7.3 said work_unknown for 2 of 3
-# control attempts in one boot, just after the test widened the hogs with
-# taskset); the tasks they moved <= the hog migrations between cpu0 and
-# cpu1 (traced) <= what every MC attempt of the phase moved, busy ones
-# included (ATT: lb_attempts), plus their active-balance kicks
+# l28_all_migrations TRACE: migrations of any task between cpu0 and cpu1
+# (an attempt's moved= counts every task it detached, not only hogs: 6.1,
+# once, a judged attempt moved 1 task while no hog moved)
+l28_all_migrations() { grep -cE 'sched_migrate_task: .*orig_cpu=[01] dest_cpu=[01]$' "$1"; }
+# l28_movers PHASE EVENTS MIGRATIONS ATT ALL: every judged attempt that
+# moved is right (a void one is not judged: 7.3 said work_unknown for 2 of
+# 3 control attempts in one boot, just after the test widened the hogs
+# with taskset); the tasks they moved <= the migrations of any task between
+# cpu0 and cpu1 (ALL, traced), and the hog migrations between them
+# (MIGRATIONS: the hogs never sleep, so only balancing moves them) <= what
+# every MC attempt of the phase moved, busy ones included (ATT:
+# lb_attempts), plus their active-balance kicks
 l28_movers() {
 	local moved act nright nvoid mc mca
 	moved=$(awk '$2 > 0 { s += $2 } END { print s + 0 }' "$2")
@@ -168,11 +175,11 @@ l28_movers() {
 	race=$(awk '$2 > 0 && $1 != "right" && $8 + 0 > 0' "$2" | wc -l)
 	mc=$(awk '$1 == "MC" { s += $7 } END { print s + 0 }' "$4")
 	mca=$(awk '$1 == "MC" { s += $8 } END { print s + 0 }' "$4")
-	diag "$1: movers that judged the hogs still pinned (widened before their detach) $race; void movers (not judged) $nvoid; tasks moved by the judged attempts $moved (active-balance kicks $act); hog migrations between cpu0 and cpu1 (sched_migrate_task) $3; every MC attempt of the phase (lb_attempts, busy included) moved $mc, kicked $mca"
-	if [ "$nright" -eq 0 ] && [ "$moved" -le "$3" ] && [ "$3" -le $((mc + mca)) ]; then
-		ok "lb throttle $1: every judged attempt that moved is right; judged moved $moved <= migrations $3 <= MC moved + pushes $((mc + mca))"
+	diag "$1: movers that judged the hogs still pinned (widened before their detach) $race; void movers (not judged) $nvoid; tasks moved by the judged attempts $moved (active-balance kicks $act); migrations between cpu0 and cpu1 (sched_migrate_task) $5, of hogs $3; every MC attempt of the phase (lb_attempts, busy included) moved $mc, kicked $mca"
+	if [ "$nright" -eq 0 ] && [ "$moved" -le "$5" ] && [ "$3" -le $((mc + mca)) ]; then
+		ok "lb throttle $1: every judged attempt that moved is right; judged moved $moved <= migrations $5; hog migrations $3 <= MC moved + pushes $((mc + mca))"
 	else
-		not_ok "lb throttle $1: every judged attempt that moved is right; judged moved <= migrations <= MC moved + pushes" "non-right movers $nright, judged moved $moved, migrations $3, MC moved $mc, pushes $mca"
+		not_ok "lb throttle $1: every judged attempt that moved is right; judged moved <= migrations; hog migrations <= MC moved + pushes" "non-right movers $nright, judged moved $moved, migrations $5 (hogs $3), MC moved $mc, pushes $mca"
 	fi
 }
 
@@ -210,7 +217,7 @@ if ! echo "$pulls" | grep -qw 0 && [ "$pullers" -gt 0 ] && [ "$pullright" -eq "$
 else
 	not_ok "lb throttle control: the kernel pulled hogs to the idle CPU in every round, each judged puller right" "attempts that moved or pushed per round:$pulls; $pullright of $pullers judged right, $pullvoid void ($rightc right of $nc); events lost (ring buffer overrun) $ovc"
 fi
-l28_movers control /tmp/l28c.ev "$migc" /tmp/l28c.att
+l28_movers control /tmp/l28c.ev "$migc" /tmp/l28c.att "$(l28_all_migrations /tmp/l28c.trace)"
 
 if [ "$thr1" -gt $((thr0 + 10)) ]; then ok "lb throttle: cpu.max throttled the group ($thr0 -> $thr1 periods)"; else not_ok "lb throttle: cpu.max throttled the group over 10 periods" "nr_throttled $thr0 -> $thr1"; fi
 if [ "$nt" -gt 0 ] && [ "$ovt" -eq 0 ]; then ok "lb throttle: cpu0/cpu1 made $nt judged MC attempts while throttled, every event kept"; else not_ok "lb throttle: cpu0/cpu1 made judged MC attempts while throttled, every event kept" "$nt in the trace, $ovt lost (ring buffer overrun)"; fi
@@ -230,7 +237,7 @@ esac
 bad=$(awk '$4 != "x" && $4 > 0 && $5 == 0 && $6 == 0 && $7 == "-" && ($2 > 0 || $1 == "missed" || $1 == "wrong")' /tmp/l28t.ev | wc -l)
 if [ "$bad" -eq 0 ]; then ok "lb throttle: the kernel moved nothing and no missed/wrong verdict where only throttled waiters were there ($allthr attempts)"
 else not_ok "lb throttle: the kernel moved nothing and no missed/wrong verdict where only throttled waiters were there" "$bad of $allthr"; grep -m3 'domain=MC ' /tmp/l28t.trace | cut -c1-300 | diag; fi
-l28_movers throttled /tmp/l28t.ev "$migt" /tmp/l28t.att
+l28_movers throttled /tmp/l28t.ev "$migt" /tmp/l28t.att "$(l28_all_migrations /tmp/l28t.trace)"
 # throttled tasks are no work: while the group is throttled the audit finds
 # (almost) nothing the kernel should have moved.  Unmutated, at most 2
 # missed or wrong of 527-1136 attempts in every measured run (6.1, 5.10,
